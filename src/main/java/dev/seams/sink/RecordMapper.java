@@ -1,0 +1,22 @@
+package dev.seams.sink;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/** Turns one consumed record into rows for the mode's tables. */
+interface RecordMapper {
+
+    /** @return the tables this mapper writes, in insert order */
+    List<String> tables();
+
+    /**
+     * Adds the record's rows to {@code rowsByTable} (one list per table of {@link #tables()}).
+     *
+     * @return {@code false} if the record is a tombstone that carries no row (logged, not bad)
+     * @throws BadRecordException with the precise reason if the record is invalid; nothing is added then
+     */
+    boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, List<ObjectNode>> rowsByTable)
+            throws BadRecordException;
+}

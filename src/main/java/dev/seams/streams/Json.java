@@ -1,0 +1,149 @@
+package dev.seams.streams;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/**
+ * The one shared Jackson {@link ObjectMapper} of this package and the strict field readers that
+ * {@link OrderEvent} and {@link CustomerTotals} are parsed with. Package-private: the public face
+ * is {@link JsonSerdes}.
+ *
+ * <p>Numbers are read exactly: a JSON number becomes a {@link BigDecimal} built from its text,
+ * never through {@code double} (money is exact, DESIGN.md). Trailing tokens and duplicate field
+ * names are errors. Unknown fields are ignored by construction: only the named fields are read
+ * (claim G9).
+ */
+final class Json {
+
+    /** Money has exactly this many decimal places (PG numeric(12,2), ClickHouse Decimal(18,2)). */
+    static final int MONEY_SCALE = 2;
+
+    /** Integer digits that fit ClickHouse Decimal(18,2); larger amounts are rejected. */
+    private static final int MONEY_MAX_INTEGER_DIGITS = 16;
+
+    static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .build();
+
+    private Json() {
+    }
+
+    /**
+     * Parses UTF-8 JSON bytes that must hold one JSON object.
+     *
+     * @throws InvalidJsonException if the bytes are not JSON or not an object
+     */
+    static JsonNode readObject(byte[] bytes, String what) {
+        JsonNode node;
+        try {
+            node = MAPPER.readTree(bytes);
+        } catch (IOException e) {
+            String reason = e instanceof JsonProcessingException p ? p.getOriginalMessage() : e.getMessage();
+            throw new InvalidJsonException(what + ": not valid JSON: " + reason, e);
+        }
+        if (node == null || !node.isObject()) {
+            throw invalid(what, "not a JSON object: " + abbreviate(String.valueOf(node)));
+        }
+        return node;
+    }
+
+    /** Serializes a JSON object to compact UTF-8 bytes, keeping field insertion order. */
+    static byte[] write(ObjectNode node) {
+        try {
+            return MAPPER.writeValueAsBytes(node);
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Reads a required integral field that fits an {@code int}.
+     *
+     * @throws InvalidJsonException if missing, null, not an integral JSON number, or out of range
+     */
+    static int intField(JsonNode object, String field, String what) {
+        JsonNode node = required(object, field, what);
+        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
+            throw invalid(what, "field \"" + field + "\" is not a 32-bit integer: " + abbreviate(node.toString()));
+        }
+        return node.intValue();
+    }
+
+    /**
+     * Reads a required integral field that fits a {@code long}.
+     *
+     * @throws InvalidJsonException if missing, null, not an integral JSON number, or out of range
+     */
+    static long longField(JsonNode object, String field, String what) {
+        JsonNode node = required(object, field, what);
+        if (!node.isIntegralNumber() || !node.canConvertToLong()) {
+            throw invalid(what, "field \"" + field + "\" is not a 64-bit integer: " + abbreviate(node.toString()));
+        }
+        return node.longValue();
+    }
+
+    /**
+     * Reads a required money field, given either as a decimal string ({@code "59.68"}, Debezium's
+     * {@code decimal.handling.mode=string}) or as a JSON number, exactly, and returns it with
+     * scale {@value #MONEY_SCALE}.
+     *
+     * @throws InvalidJsonException if missing, null, not a decimal, with more than two decimal
+     *                              places (that would need rounding), or beyond Decimal(18,2)
+     */
+    static BigDecimal moneyField(JsonNode object, String field, String what) {
+        JsonNode node = required(object, field, what);
+        BigDecimal value;
+        if (node.isNumber()) {
+            value = node.decimalValue(); // exact: floats are read as BigDecimal from their text
+        } else if (node.isTextual()) {
+            try {
+                value = new BigDecimal(node.textValue());
+            } catch (NumberFormatException e) {
+                throw invalid(what, "field \"" + field + "\" is not a decimal: " + abbreviate(node.toString()));
+            }
+        } else {
+            throw invalid(what, "field \"" + field + "\" is not a decimal: " + abbreviate(node.toString()));
+        }
+        if (value.precision() - value.scale() > MONEY_MAX_INTEGER_DIGITS) {
+            throw invalid(what, "field \"" + field + "\" is out of range for Decimal(18,2): " + abbreviate(node.toString()));
+        }
+        try {
+            return value.setScale(MONEY_SCALE, RoundingMode.UNNECESSARY);
+        } catch (ArithmeticException e) {
+            throw invalid(what, "field \"" + field + "\" has more than " + MONEY_SCALE
+                    + " decimal places: " + abbreviate(node.toString()));
+        }
+    }
+
+    private static JsonNode required(JsonNode object, String field, String what) {
+        JsonNode node = object.get(field);
+        if (node == null) {
+            throw invalid(what, "field \"" + field + "\" is missing");
+        }
+        if (node.isNull()) {
+            throw invalid(what, "field \"" + field + "\" is null");
+        }
+        return node;
+    }
+
+    private static InvalidJsonException invalid(String what, String problem) {
+        return new InvalidJsonException(what + ": " + problem, null);
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 80 ? text : text.substring(0, 77) + "...";
+    }
+}

@@ -1,0 +1,39 @@
+package dev.seams.streams;
+
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * Kafka serdes for this package's JSON values, all backed by the one shared Jackson mapper.
+ * {@code null} maps to {@code null} both ways, so tombstones pass through.
+ */
+public final class JsonSerdes {
+
+    private JsonSerdes() {
+    }
+
+    /**
+     * Serde for {@code orders.events} values (and the Streams repartition topic).
+     * Deserializing throws {@link InvalidJsonException} for an invalid value (claim B2), which
+     * Kafka Streams hands to the deserialization exception handler.
+     *
+     * @return a new serde; stateless, safe to share
+     */
+    public static Serde<OrderEvent> orderEvent() {
+        return Serdes.serdeFrom(
+                (topic, event) -> event == null ? null : event.toJsonBytes(),
+                (topic, bytes) -> bytes == null ? null : OrderEvent.parse(bytes));
+    }
+
+    /**
+     * Serde for {@code customer.totals} values (and the aggregate's state store).
+     * Deserializing throws {@link InvalidJsonException} for an invalid value.
+     *
+     * @return a new serde; stateless, safe to share
+     */
+    public static Serde<CustomerTotals> customerTotals() {
+        return Serdes.serdeFrom(
+                (topic, totals) -> totals == null ? null : totals.toJsonBytes(),
+                (topic, bytes) -> bytes == null ? null : CustomerTotals.fromJson(bytes));
+    }
+}

@@ -1,0 +1,101 @@
+package dev.seams.streams;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The ds-streams process: runs {@link TotalsTopology} with {@link StreamsSettings} until the JVM
+ * is told to stop. Usable standalone ({@link #main(String[])}) or as the {@code streams}
+ * subcommand of a picocli CLI.
+ *
+ * <p>Observable behaviour the claim tests rely on (G13, G14):
+ * <ul>
+ *   <li>every Kafka Streams state transition prints one stdout line
+ *       {@code streams state: OLD -> NEW}; the app is ready after
+ *       {@code streams state: REBALANCING -> RUNNING};</li>
+ *   <li>SIGTERM/SIGINT close Kafka Streams gracefully (shutdown hook, up to 30 s); SIGKILL of
+ *       course does not, and a restart with the same {@code --state-dir} recovers by itself
+ *       (a TaskCorruptedException, if any, is logged by Kafka Streams at org.apache.kafka.streams);</li>
+ *   <li>an uncaught exception in a stream thread is logged and the thread replaced
+ *       ({@code REPLACE_THREAD}).</li>
+ * </ul>
+ * Exit code: 0 after a graceful shutdown, 1 if Kafka Streams went to state ERROR.
+ */
+@Command(name = "streams", mixinStandardHelpOptions = true,
+        description = "Kafka Streams app ds-streams: orders.events -> per-customer totals -> customer.totals (exactly_once_v2).")
+public class StreamsApp implements Callable<Integer> {
+
+    private static final Logger log = LoggerFactory.getLogger(StreamsApp.class);
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+
+    @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers, host:port[,host:port...].")
+    String bootstrapServers;
+
+    @Option(names = "--state-dir", required = true, description = "Directory for local state stores; keep it across restarts.")
+    Path stateDir;
+
+    @Option(names = "--application-id", defaultValue = StreamsSettings.APPLICATION_ID,
+            description = "Streams application id (default: ${DEFAULT-VALUE}).")
+    String applicationId;
+
+    /** Creates the command; picocli fills the options. */
+    public StreamsApp() {
+    }
+
+    /**
+     * Runs the app from the command line and exits the JVM with {@link #call()}'s code
+     * (2 for invalid options, picocli's usage error code).
+     *
+     * @param args {@code --bootstrap-servers HOST:PORT --state-dir DIR [--application-id ID]}
+     */
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new StreamsApp()).execute(args));
+    }
+
+    /**
+     * Starts Kafka Streams and blocks until it has been closed (shutdown hook) or failed.
+     *
+     * @return 0 after a graceful shutdown, 1 if Kafka Streams reached state ERROR
+     * @throws InterruptedException if interrupted while waiting
+     */
+    @Override
+    public Integer call() throws InterruptedException {
+        KafkaStreams streams = new KafkaStreams(TotalsTopology.build(),
+                StreamsSettings.properties(applicationId, bootstrapServers, stateDir));
+        CountDownLatch finished = new CountDownLatch(1);
+        AtomicBoolean failed = new AtomicBoolean();
+        streams.setStateListener((newState, oldState) -> {
+            System.out.println("streams state: " + oldState + " -> " + newState);
+            if (newState == KafkaStreams.State.ERROR) {
+                failed.set(true);
+                finished.countDown();
+            } else if (newState == KafkaStreams.State.NOT_RUNNING) {
+                finished.countDown();
+            }
+        });
+        streams.setUncaughtExceptionHandler(e -> {
+            log.error("uncaught exception in a stream thread, replacing the thread", e);
+            return StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("shutdown requested, closing Kafka Streams");
+            streams.close(CLOSE_TIMEOUT);
+        }, "ds-streams-shutdown"));
+
+        log.info("starting {} against {} with state dir {}", applicationId, bootstrapServers, stateDir);
+        streams.start();
+        finished.await();
+        streams.close(CLOSE_TIMEOUT);
+        return failed.get() ? 1 : 0;
+    }
+}

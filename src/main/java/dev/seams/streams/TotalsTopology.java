@@ -1,0 +1,90 @@
+package dev.seams.streams;
+
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Grouped;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The ds-streams topology: per-customer order count and amount sum from Debezium's order events.
+ *
+ * <pre>
+ * orders.events (key: order_id JSON text, value: {@link OrderEvent} JSON or null)
+ *   -&gt; KTable "orders-by-id"                    latest event per order_id
+ *   -&gt; groupBy customer_id "orders-by-customer" (repartition topic ds-streams-orders-by-customer-repartition)
+ *   -&gt; aggregate adder/subtractor "totals-by-customer" (changelog ds-streams-totals-by-customer-changelog)
+ *   -&gt; customer.totals (key: customer_id as a string, e.g. "3"; value: {@link CustomerTotals} JSON)
+ * </pre>
+ *
+ * <p>Idempotent per order_id (claim B3): the source is a table keyed by order_id, so a
+ * re-delivered identical event changes nothing, an UPDATE subtracts the old version and adds the
+ * new one (from one customer to another if customer_id changed), and a DELETE tombstone subtracts
+ * the last version. Totals therefore always equal PostgreSQL's {@code count(*)} and
+ * {@code sum(amount)} per customer.
+ *
+ * <p>Every change of a customer's aggregate emits one {@code customer.totals} record holding the
+ * new cumulative snapshot (claim G2; with {@code statestore.cache.max.bytes=0}, see
+ * {@link StreamsSettings}). When a customer's last order is deleted the aggregate is not removed:
+ * the record {@code {"customer_id":N,"orders":0,"total":"0.00"}} is emitted, so the sink's latest
+ * row for that customer matches PostgreSQL (no orders, zero sum).
+ *
+ * <p>A value that is not a valid {@link OrderEvent} fails deserialization and is handled by the
+ * configured deserialization exception handler (logged and skipped, claim B2); it does not touch
+ * the table, so an earlier valid version of that order stays counted. A record with a null key is
+ * dropped by Kafka Streams' table source (with a warning).
+ */
+public final class TotalsTopology {
+
+    /** Debezium's order events topic (input). */
+    public static final String ORDERS_EVENTS = "orders.events";
+    /** The per-customer totals changelog topic (output). */
+    public static final String CUSTOMER_TOTALS = "customer.totals";
+    /** State store with the latest event per order_id. */
+    public static final String ORDERS_STORE = "orders-by-id";
+    /** Name of the regrouping step; its repartition topic is {@code <application.id>-orders-by-customer-repartition}. */
+    public static final String ORDERS_BY_CUSTOMER = "orders-by-customer";
+    /** State store with the aggregate per customer; its changelog is {@code <application.id>-totals-by-customer-changelog}. */
+    public static final String TOTALS_STORE = "totals-by-customer";
+
+    private TotalsTopology() {
+    }
+
+    /**
+     * Builds the topology. Processor and store names are fixed (constants above), so internal
+     * topic names stay stable across releases and restarts with an old state directory (G14).
+     *
+     * @return a new topology reading {@link #ORDERS_EVENTS} and writing {@link #CUSTOMER_TOTALS}
+     */
+    public static Topology build() {
+        Serde<String> strings = Serdes.String();
+        Serde<OrderEvent> orders = JsonSerdes.orderEvent();
+        Serde<CustomerTotals> totals = JsonSerdes.customerTotals();
+
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.table(ORDERS_EVENTS,
+                        Consumed.with(strings, orders).withName("orders-source"),
+                        Materialized.<String, OrderEvent, KeyValueStore<Bytes, byte[]>>as(ORDERS_STORE)
+                                .withKeySerde(strings)
+                                .withValueSerde(orders))
+                .groupBy((orderId, order) -> KeyValue.pair(Integer.toString(order.customerId()), order),
+                        Grouped.with(ORDERS_BY_CUSTOMER, strings, orders))
+                .aggregate(CustomerTotals::empty,
+                        (customerId, order, aggregate) -> aggregate.plus(order),
+                        (customerId, order, aggregate) -> aggregate.minus(order),
+                        Named.as("totals-aggregate"),
+                        Materialized.<String, CustomerTotals, KeyValueStore<Bytes, byte[]>>as(TOTALS_STORE)
+                                .withKeySerde(strings)
+                                .withValueSerde(totals))
+                .toStream(Named.as("totals-to-stream"))
+                .to(CUSTOMER_TOTALS, Produced.with(strings, totals).withName("totals-sink"));
+        return builder.build();
+    }
+}

@@ -1,0 +1,13 @@
+package dev.seams.report;
+
+/**
+ * Thrown by a fault claim when it cannot prove its fault took effect (no exit 137, the container
+ * did not stop, lag did not grow): the verdict is UNVERIFIED, never PASS (CLAIMS.md "The fault took effect").
+ */
+public final class FaultNotObservedException extends RuntimeException {
+
+    /** @param message which fault was not observed, with the evidence */
+    public FaultNotObservedException(String message) {
+        super(message);
+    }
+}

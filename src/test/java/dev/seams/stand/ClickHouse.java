@@ -1,0 +1,157 @@
+package dev.seams.stand;
+
+import com.clickhouse.client.api.Client;
+import com.clickhouse.client.api.ServerException;
+import com.clickhouse.client.api.query.QueryResponse;
+import com.clickhouse.client.api.query.QuerySettings;
+import com.clickhouse.data.ClickHouseFormat;
+import dev.seams.sink.ClickHouseTarget;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Test-side reads of the stand's ClickHouse: fixed SQL (no user values), TSV results, decimals read
+ * through {@code toString()} so they compare exactly with PostgreSQL.
+ */
+public final class ClickHouse {
+
+    private final ClickHouseTarget target;
+
+    private ClickHouse(ClickHouseTarget target) {
+        this.target = target;
+    }
+
+    /** @return a reader for the stand's ClickHouse */
+    public static ClickHouse of(Stand stand) {
+        return new ClickHouse(stand.clickhouseTarget());
+    }
+
+    /**
+     * Runs every {@code *.sql} file of the directory in name order; statements are separated by
+     * lines holding only {@code ;}.
+     */
+    public void runScript(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".sql")).sorted().toList()) {
+                for (String statement : Files.readString(file).split("(?m)^;\\s*$")) {
+                    String sql = statement.lines().filter(l -> !l.trim().startsWith("--"))
+                            .reduce("", (a, b) -> a + "\n" + b).trim();
+                    if (!sql.isEmpty()) {
+                        execute(sql);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Runs a statement and waits for it.
+     *
+     * @throws ServerException with ClickHouse's error code if the server refuses it
+     */
+    public void execute(String sql) {
+        rows(sql);
+    }
+
+    /**
+     * @return the rows of a query, each a list of TSV fields
+     * @throws ServerException with ClickHouse's error code if the server refuses the query
+     */
+    public List<List<String>> rows(String sql) {
+        try (Client client = target.open();
+             QueryResponse response = client.query(sql, new QuerySettings().setFormat(ClickHouseFormat.TabSeparated))
+                     .get(120, TimeUnit.SECONDS);
+             InputStream in = response.getInputStream()) {
+            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            List<List<String>> rows = new ArrayList<>();
+            for (String line : text.split("\n")) {
+                if (!line.isEmpty()) {
+                    rows.add(Arrays.asList(line.split("\t", -1)));
+                }
+            }
+            return rows;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ServerException se) {
+                throw se;
+            }
+            throw new IllegalStateException("query failed: " + sql, e.getCause());
+        } catch (ServerException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("query failed: " + sql, e);
+        }
+    }
+
+    /** @return the single number a query returns */
+    public long scalar(String sql) {
+        return Long.parseLong(rows(sql).get(0).get(0));
+    }
+
+    /** @return the single decimal a query returns (pass {@code toString(...)} for exactness) */
+    public BigDecimal decimal(String sql) {
+        return new BigDecimal(rows(sql).get(0).get(0));
+    }
+
+    /** Empties the tables. */
+    public void truncate(String... tables) {
+        for (String table : tables) {
+            execute("TRUNCATE TABLE " + table);
+        }
+    }
+
+    /**
+     * @param sql a query returning (customer_id, orders, total as text)
+     * @return customer id → (orders, total)
+     */
+    public Map<Integer, Totals> perCustomer(String sql) {
+        Map<Integer, Totals> result = new TreeMap<>();
+        for (List<String> row : rows(sql)) {
+            result.put(Integer.parseInt(row.get(0)), new Totals(Long.parseLong(row.get(1)), new BigDecimal(row.get(2))));
+        }
+        return result;
+    }
+
+    /** @return {@code customer_totals FINAL}, per customer */
+    public Map<Integer, Totals> finalTotals() {
+        return perCustomer("SELECT customer_id, orders, toString(total) FROM customer_totals FINAL ORDER BY customer_id");
+    }
+
+    /** @return {@code argMax(…, version)} over {@code raw_totals}, per customer — what FINAL does, by hand */
+    public Map<Integer, Totals> argMaxTotals() {
+        return perCustomer("SELECT customer_id, argMax(orders, version), toString(argMax(total, version)) "
+                + "FROM raw_totals GROUP BY customer_id ORDER BY customer_id");
+    }
+
+    /**
+     * @return ClickHouse's error code of a refused query: the exception's code where the server sent
+     *     the {@code X-ClickHouse-Exception-Code} header, else the {@code Code: N} that opens the
+     *     server's message (18.16 sends no such header)
+     */
+    public static int errorCode(ServerException e) {
+        if (e.getCode() != 0) {
+            return e.getCode();
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^Code: (\\d+)").matcher(String.valueOf(e.getMessage()));
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    /** @return the server's version string */
+    public String version() {
+        return rows("SELECT version()").get(0).get(0);
+    }
+}

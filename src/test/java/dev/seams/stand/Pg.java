@@ -1,0 +1,80 @@
+package dev.seams.stand;
+
+import dev.seams.seed.OrderSeeder;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The source of truth, read at the moment of the call (CLAIMS.md: "Matches PG" is per customer, to the cent). */
+public final class Pg {
+
+    private final Stand stand;
+
+    private Pg(Stand stand) {
+        this.stand = stand;
+    }
+
+    /** @return the stand's PostgreSQL */
+    public static Pg of(Stand stand) {
+        return new Pg(stand);
+    }
+
+    /** @return customer id → (count(*), sum(amount)) of {@code orders} */
+    public Map<Integer, Totals> truth() {
+        Map<Integer, Totals> result = new TreeMap<>();
+        try (Connection c = stand.pg(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT customer_id, count(*), sum(amount) FROM orders GROUP BY customer_id")) {
+            while (rs.next()) {
+                result.put(rs.getInt(1), new Totals(rs.getLong(2), rs.getBigDecimal(3)));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read orders", e);
+        }
+        return result;
+    }
+
+    /** @return {@code count(*)} of orders with order_id in [firstId, lastId] */
+    public long countBetween(long firstId, long lastId) {
+        try (Connection c = stand.pg(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT count(*) FROM orders WHERE order_id BETWEEN " + firstId + " AND " + lastId)) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot count orders", e);
+        }
+    }
+
+    /** Inserts deterministic orders ({@link OrderSeeder}); @return them with their ids */
+    public List<OrderSeeder.Order> seed(int count, int customers, long seed) {
+        try (Connection c = stand.pg()) {
+            return OrderSeeder.seed(c, count, customers, seed);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot seed orders", e);
+        }
+    }
+
+    /** @return the grand total over all customers of a per-customer map */
+    public static BigDecimal sum(Map<Integer, Totals> perCustomer) {
+        return perCustomer.values().stream().map(Totals::total).reduce(BigDecimal.ZERO.setScale(2), BigDecimal::add);
+    }
+
+    /** @return the order count over all customers of a per-customer map */
+    public static long count(Map<Integer, Totals> perCustomer) {
+        return perCustomer.values().stream().mapToLong(Totals::orders).sum();
+    }
+
+    /** @return the server's version, e.g. {@code 15.14} */
+    public String version() {
+        try (Connection c = stand.pg(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW server_version")) {
+            rs.next();
+            return rs.getString(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.seams.stand;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.seams.sink.Sink;
+import dev.seams.sink.SinkMode;
+import dev.seams.sink.SinkOptions;
+import dev.seams.sink.SinkSummary;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+
+/** Waiting for the pipeline to settle, and running the sink, the way every claim test does. */
+public final class Pipeline {
+
+    /** Kafka Streams' consumer group (its application.id). */
+    public static final String STREAMS_GROUP = "ds-streams";
+
+    private Pipeline() {
+    }
+
+    /**
+     * Waits (up to 5 min, polling each second) until ds-streams has consumed all of
+     * {@code orders.events} and the last snapshot of every customer in {@code customer.totals}
+     * (read_committed) equals PostgreSQL's count and sum for that customer. Customers whose
+     * snapshot says 0 orders (all their orders deleted) are absent from PG and are ignored.
+     */
+    public static void awaitStreamsMatchesPg(Stand stand) {
+        Pg pg = Pg.of(stand);
+        Topics topics = Topics.of(stand);
+        await("customer.totals matches PG per customer").atMost(Duration.ofMinutes(5))
+                .pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .untilAsserted(() -> {
+                    Map<Integer, Totals> streams = new TreeMap<>(topics.latestTotals());
+                    streams.values().removeIf(t -> t.orders() == 0);
+                    assertThat(streams).as("ds-streams' latest snapshot per customer vs PG").isEqualTo(pg.truth());
+                    assertThat(topics.lag(STREAMS_GROUP, Stand.ORDERS_EVENTS)).as("ds-streams lag").isZero();
+                });
+    }
+
+    /**
+     * Waits until {@code orders.events} holds at least {@code expected} records in total (end offsets summed).
+     */
+    public static void awaitOrdersEvents(Stand stand, long expected) {
+        Topics topics = Topics.of(stand);
+        await("orders.events reaches " + expected + " records").atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> topics.endOffsets(Stand.ORDERS_EVENTS).values().stream().mapToLong(Long::longValue).sum(),
+                        n -> n >= expected);
+    }
+
+    /**
+     * Runs the sink in this JVM until it has been idle for 5 s.
+     *
+     * @param tweak adjusts the default options (group ds-sink, read_committed, customers 1..5)
+     * @return its summary
+     */
+    public static SinkSummary sink(Stand stand, SinkMode mode, UnaryOperator<SinkOptions> tweak) {
+        SinkOptions options = tweak.apply(SinkOptions.defaults(stand.bootstrapServers(), stand.clickhouseTarget(), mode));
+        return new Sink(options).run();
+    }
+}

@@ -1,0 +1,309 @@
+package dev.seams.stand;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seams.report.Evidence;
+import dev.seams.sink.ClickHouseTarget;
+import io.debezium.testing.testcontainers.Connector;
+import io.debezium.testing.testcontainers.ConnectorConfiguration;
+import io.debezium.testing.testcontainers.DebeziumContainer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.testcontainers.clickhouse.ClickHouseContainer;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.lifecycle.Startables;
+import org.testcontainers.postgresql.PostgreSQLContainer;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The whole pipeline, started once per test JVM (DESIGN.md "The stand"):
+ * PostgreSQL ({@code wal_level=logical}) → Debezium (Kafka Connect, pgoutput) → Kafka (KRaft) →
+ * Kafka Streams {@code ds-streams} (own JVM, {@link StreamsProcess}) → and ClickHouse for the sink,
+ * on one Testcontainers {@link Network}. Tests run the sink themselves.
+ *
+ * <p>Schema and connector come from {@code containers/postgres/*.sql},
+ * {@code containers/clickhouse/*.sql} and {@code containers/debezium/orders-connector.json}.
+ * With Ryuk off the stand removes its own containers at JVM exit; every container carries the label
+ * {@code dev.seams.stand=true} so {@code .ci/run} can remove leftovers of a killed run.
+ */
+public final class Stand {
+
+    /** Topic Debezium writes: one record per order change, key order_id. */
+    public static final String ORDERS_EVENTS = "orders.events";
+    /** Topic ds-streams writes: per-customer cumulative snapshots, key customer_id. */
+    public static final String CUSTOMER_TOTALS = "customer.totals";
+    /** The sink's dead-letter topic. */
+    public static final String CUSTOMER_TOTALS_DLQ = "customer.totals.dlq";
+    /** Partitions of the two data topics. */
+    public static final int PARTITIONS = 3;
+    /** Connector name in Kafka Connect. */
+    public static final String CONNECTOR = "orders-connector";
+
+    private static final Logger LOG = LoggerFactory.getLogger(Stand.class);
+    private static final String LABEL = "dev.seams.stand";
+    private static Stand instance;
+    private static RuntimeException failure;
+
+    private final Images images;
+    private final Network network;
+    private final PostgreSQLContainer postgres;
+    private final KafkaContainer kafka;
+    private final ClickHouseContainer clickhouse;
+    private final DebeziumContainer connect;
+    private final Path logDir;
+    private StreamsProcess streams;
+    private Admin admin;
+    private double startSeconds;
+
+    private Stand(Images images) {
+        this.images = images;
+        this.network = Network.newNetwork();
+        this.logDir = Project.root().resolve("target/stand-logs");
+        this.postgres = new PostgreSQLContainer(images.image("postgres"))
+                .withNetwork(network).withNetworkAliases("postgres")
+                .withCommand("postgres", "-c", "fsync=off", "-c", "wal_level=logical")
+                .withLabel(LABEL, "true")
+                .withStartupTimeout(Duration.ofMinutes(3));
+        this.kafka = new KafkaContainer(images.image("kafka"))
+                .withNetwork(network).withNetworkAliases("kafka")
+                .withListener("kafka:19092")
+                .withLabel(LABEL, "true")
+                .withStartupTimeout(Duration.ofMinutes(3));
+        this.clickhouse = new ClickHouseContainer(images.image("clickhouse"))
+                .withNetwork(network).withNetworkAliases("clickhouse")
+                .withLabel(LABEL, "true")
+                .withStartupTimeout(Duration.ofMinutes(3));
+        this.connect = new DebeziumContainer(images.image("connect"))
+                .withNetwork(network).withNetworkAliases("connect")
+                .withKafka(network, "kafka:19092")
+                .withLabel(LABEL, "true")
+                .dependsOn(kafka, postgres)
+                .withStartupTimeout(Duration.ofMinutes(4));
+    }
+
+    /**
+     * @return the running stand, started on first call
+     * @throws StandUnavailableException if it could not start (then every later call throws it too)
+     */
+    public static synchronized Stand get() {
+        if (failure != null) {
+            throw failure;
+        }
+        if (instance == null) {
+            Stand stand = new Stand(Images.fromSystemProperties());
+            Runtime.getRuntime().addShutdownHook(new Thread(stand::stop, "stand-stop"));
+            try {
+                stand.start();
+            } catch (RuntimeException | Error e) {
+                failure = new StandUnavailableException("the stand did not start (profile "
+                        + stand.images.profile() + "): " + e, e);
+                stand.dumpLogs();
+                throw failure;
+            }
+            instance = stand;
+        }
+        return instance;
+    }
+
+    private void start() {
+        long t0 = System.nanoTime();
+        LOG.info("starting the stand, profile {}", images.profile());
+        Startables.deepStart(postgres, kafka, clickhouse, connect).join();
+        runSqlFiles();
+        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers()));
+        createTopics();
+        ClickHouse.of(this).runScript(Project.root().resolve("containers/clickhouse"));
+        registerConnector();
+        streams = new StreamsProcess(kafka.getBootstrapServers(), Project.root().resolve("target/streams-state"), logDir);
+        deleteRecursively(Project.root().resolve("target/streams-state"));
+        streams.start();
+        startSeconds = (System.nanoTime() - t0) / 1e9;
+        LOG.info("stand up in {} s", String.format("%.1f", startSeconds));
+        Evidence.suite("profile", images.profile());
+        Evidence.suite("stand_start_seconds", Math.round(startSeconds * 10) / 10.0);
+        Evidence.suite("versions", liveVersions());
+    }
+
+    /**
+     * Each component's version as the running servers report it (CLAIMS.md: the report header):
+     * PostgreSQL {@code SHOW server_version}, ClickHouse {@code SELECT version()}, the broker's
+     * start-up line {@code Kafka version: X}, Kafka Connect's REST root, the connector's status, and
+     * the Kafka Streams library the Streams process runs.
+     */
+    private Map<String, String> liveVersions() {
+        Map<String, String> versions = new java.util.LinkedHashMap<>();
+        versions.put("postgresql", Pg.of(this).version());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Kafka version: (\\S+)").matcher(kafka.getLogs());
+        versions.put("kafka", m.find() ? m.group(1) : "unknown");
+        try {
+            var http = java.net.http.HttpClient.newHttpClient();
+            var root = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(connect.getTarget() + "/")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            versions.put("kafka_connect", new ObjectMapper().readTree(root).path("version").asText("unknown"));
+            var status = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(connect.getConnectorStatusUri(CONNECTOR))).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            versions.put("debezium", new ObjectMapper().readTree(status).path("connector").path("version").asText("unknown"));
+        } catch (IOException | InterruptedException e) {
+            versions.put("kafka_connect", "unknown: " + e);
+        }
+        versions.put("kafka_streams", org.apache.kafka.common.utils.AppInfoParser.getVersion());
+        versions.put("clickhouse", ClickHouse.of(this).version());
+        return versions;
+    }
+
+    private void runSqlFiles() {
+        try (Connection c = pg(); Statement st = c.createStatement();
+             Stream<Path> files = Files.list(Project.root().resolve("containers/postgres"))) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".sql")).sorted().toList()) {
+                st.execute(Files.readString(file));
+            }
+        } catch (SQLException | IOException e) {
+            throw new IllegalStateException("cannot apply containers/postgres/*.sql", e);
+        }
+    }
+
+    private void createTopics() {
+        try {
+            admin.createTopics(List.of(
+                    new NewTopic(ORDERS_EVENTS, PARTITIONS, (short) 1),
+                    new NewTopic(CUSTOMER_TOTALS, PARTITIONS, (short) 1),
+                    new NewTopic(CUSTOMER_TOTALS_DLQ, 1, (short) 1))).all().get();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot create topics", e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private void registerConnector() {
+        Map<String, Object> json;
+        try {
+            json = new ObjectMapper().readValue(
+                    Project.root().resolve("containers/debezium/orders-connector.json").toFile(), Map.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ConnectorConfiguration config = ConnectorConfiguration.forJdbcContainer(postgres)
+                .with("database.hostname", "postgres")
+                .with("database.port", 5432);
+        json.forEach((k, v) -> config.with(k, String.valueOf(v)));
+        connect.registerConnector(CONNECTOR, config);
+        await("connector " + CONNECTOR + " RUNNING").atMost(Duration.ofMinutes(2))
+                .until(() -> connect.getConnectorTaskState(CONNECTOR, 0) == Connector.State.RUNNING);
+    }
+
+    /** Stops Streams and removes every container (Ryuk may be off). Idempotent. */
+    public synchronized void stop() {
+        if (streams != null) {
+            streams.stop();
+        }
+        dumpLogs();
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
+        }
+        for (GenericContainer<?> c : List.of(connect, kafka, clickhouse, postgres)) {
+            try {
+                c.stop();
+            } catch (RuntimeException e) {
+                LOG.warn("cannot stop {}: {}", c.getDockerImageName(), e.toString());
+            }
+        }
+        try {
+            network.close();
+        } catch (RuntimeException e) {
+            LOG.warn("cannot remove network: {}", e.toString());
+        }
+    }
+
+    private void dumpLogs() {
+        try {
+            Files.createDirectories(logDir);
+            for (var entry : Map.of("postgres", postgres, "kafka", kafka, "connect", connect, "clickhouse", clickhouse).entrySet()) {
+                if (entry.getValue().getContainerId() != null) {
+                    Files.writeString(logDir.resolve(entry.getKey() + ".log"), entry.getValue().getLogs());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("cannot write container logs: {}", e.toString());
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** @return a new connection to the source database; the caller closes it */
+    public Connection pg() throws SQLException {
+        Properties props = new Properties();
+        props.setProperty("user", postgres.getUsername());
+        props.setProperty("password", postgres.getPassword());
+        return DriverManager.getConnection(postgres.getJdbcUrl(), props);
+    }
+
+    /** @return the broker's bootstrap servers as seen from this host */
+    public String bootstrapServers() {
+        return kafka.getBootstrapServers();
+    }
+
+    /** @return a shared admin client (do not close) */
+    public Admin admin() {
+        return admin;
+    }
+
+    /** @return where the sink writes */
+    public ClickHouseTarget clickhouseTarget() {
+        return new ClickHouseTarget("http://" + clickhouse.getHost() + ":" + clickhouse.getMappedPort(8123),
+                clickhouse.getUsername(), clickhouse.getPassword(), clickhouse.getDatabaseName());
+    }
+
+    /** @return the Streams process */
+    public StreamsProcess streams() {
+        return streams;
+    }
+
+    /** @return the Kafka Connect container */
+    public DebeziumContainer connect() {
+        return connect;
+    }
+
+    /** @return the Kafka container (for its logs, e.g. the broker's version line) */
+    public KafkaContainer kafka() {
+        return kafka;
+    }
+
+    /** @return the profile that runs */
+    public String profile() {
+        return images.profile();
+    }
+
+    /** @return seconds from the first container start to ds-streams RUNNING */
+    public double startSeconds() {
+        return startSeconds;
+    }
+}

@@ -1,0 +1,13 @@
+package dev.seams.stand;
+
+/**
+ * The stand could not start or became unhealthy: the affected claims are reported as
+ * {@code ENVIRONMENT}, not as failed (CLAIMS.md "Environment failure is not a claim failure").
+ */
+public final class StandUnavailableException extends RuntimeException {
+
+    /** @param message what failed; @param cause the underlying error */
+    public StandUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

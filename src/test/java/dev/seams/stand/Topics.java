@@ -1,0 +1,161 @@
+package dev.seams.stand;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Broker-side facts for the tests: end offsets, committed offsets, lag, and the records of a topic
+ * read with a chosen isolation level. Everything is read from the broker at the moment of the call.
+ */
+public final class Topics {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Stand stand;
+
+    private Topics(Stand stand) {
+        this.stand = stand;
+    }
+
+    /** @return broker facts of the stand's Kafka */
+    public static Topics of(Stand stand) {
+        return new Topics(stand);
+    }
+
+    private List<TopicPartition> partitions(String topic) {
+        try {
+            return stand.admin().describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException("cannot describe " + topic, e);
+        }
+    }
+
+    /** @return partition → log end offset (high watermark) */
+    public Map<TopicPartition, Long> endOffsets(String topic) {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        partitions(topic).forEach(tp -> request.put(tp, OffsetSpec.latest()));
+        try {
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result =
+                    stand.admin().listOffsets(request).all().get();
+            Map<TopicPartition, Long> ends = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
+            result.forEach((tp, info) -> ends.put(tp, info.offset()));
+            return ends;
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException("cannot list offsets of " + topic, e);
+        }
+    }
+
+    /** @return partition → the group's committed offset on the topic (0 where none) */
+    public Map<TopicPartition, Long> committed(String group, String topic) {
+        try {
+            Map<TopicPartition, OffsetAndMetadata> offsets =
+                    stand.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, Long> result = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
+            for (TopicPartition tp : partitions(topic)) {
+                OffsetAndMetadata om = offsets.get(tp);
+                result.put(tp, om == null ? 0L : om.offset());
+            }
+            return result;
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException("cannot read offsets of group " + group, e);
+        }
+    }
+
+    /** @return the group's lag on the topic: sum over partitions of end offset − committed offset */
+    public long lag(String group, String topic) {
+        Map<TopicPartition, Long> ends = endOffsets(topic);
+        Map<TopicPartition, Long> committed = committed(group, topic);
+        return ends.entrySet().stream().mapToLong(e -> e.getValue() - committed.get(e.getKey())).sum();
+    }
+
+    /**
+     * Sets the (inactive) group's committed offsets on the topic, like
+     * {@code kafka-consumer-groups --reset-offsets --to-offset}.
+     */
+    public void resetGroup(String group, Map<TopicPartition, Long> offsets) {
+        Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
+        offsets.forEach((tp, o) -> request.put(tp, new OffsetAndMetadata(o)));
+        try {
+            stand.admin().alterConsumerGroupOffsets(group, request).all().get();
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException("cannot reset group " + group, e);
+        }
+    }
+
+    /**
+     * Reads every record of the topic from the beginning up to the current end offsets.
+     *
+     * @param isolation {@code read_committed} or {@code read_uncommitted}
+     * @param each      called for each record, in partition order
+     * @return the number of records read
+     */
+    public long readAll(String topic, String isolation, Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stand.bootstrapServers());
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        long count = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            List<TopicPartition> partitions = partitions(topic);
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read " + topic + " to its end offsets " + ends);
+                }
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    each.accept(record);
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
+    /** @return the number of data records in the topic visible to a read_committed consumer */
+    public long committedRecordCount(String topic) {
+        return readAll(topic, "read_committed", r -> { });
+    }
+
+    /**
+     * @return the last snapshot per customer in {@code customer.totals} (read_committed), i.e. what
+     *     ds-streams currently says each customer's totals are
+     */
+    public Map<Integer, Totals> latestTotals() {
+        Map<Integer, Totals> latest = new TreeMap<>();
+        readAll(Stand.CUSTOMER_TOTALS, "read_committed", record -> {
+            try {
+                JsonNode v = JSON.readTree(record.value());
+                latest.put(v.get("customer_id").asInt(),
+                        new Totals(v.get("orders").asLong(), new BigDecimal(v.get("total").asText())));
+            } catch (IOException | RuntimeException e) {
+                throw new IllegalStateException("unexpected record in customer.totals at offset " + record.offset(), e);
+            }
+        });
+        return latest;
+    }
+}

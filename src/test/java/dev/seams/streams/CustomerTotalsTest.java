@@ -1,0 +1,46 @@
+package dev.seams.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import org.junit.jupiter.api.Test;
+
+class CustomerTotalsTest {
+
+    @Test
+    void toJsonIsExactText() {
+        assertThat(new CustomerTotals(3, 27, new BigDecimal("1112.08")).toJson())
+                .isEqualTo("{\"customer_id\":3,\"orders\":27,\"total\":\"1112.08\"}");
+        assertThat(new CustomerTotals(5, 1, new BigDecimal("7")).toJson())
+                .isEqualTo("{\"customer_id\":5,\"orders\":1,\"total\":\"7.00\"}");
+        assertThat(new CustomerTotals(5, 0, BigDecimal.ZERO).toJson())
+                .isEqualTo("{\"customer_id\":5,\"orders\":0,\"total\":\"0.00\"}");
+    }
+
+    @Test
+    void fromJsonReadsItsOwnOutputAndIgnoresUnknownFields() {
+        CustomerTotals t = new CustomerTotals(3, 27, new BigDecimal("1112.08"));
+
+        assertThat(CustomerTotals.fromJson(t.toJson())).isEqualTo(t);
+        assertThat(CustomerTotals.fromJson("{\"customer_id\":3,\"orders\":27,\"total\":1112.08,\"currency\":\"RUB\"}"))
+                .isEqualTo(t);
+    }
+
+    @Test
+    void fromJsonNamesTheMissingField() {
+        assertThatThrownBy(() -> CustomerTotals.fromJson("{\"customer_id\":1,\"orders\":1}"))
+                .isInstanceOf(InvalidJsonException.class)
+                .hasMessage("customer totals: field \"total\" is missing");
+    }
+
+    @Test
+    void plusAndMinusAreExact() {
+        OrderEvent a = new OrderEvent(1, 4, new BigDecimal("0.10"));
+        OrderEvent b = new OrderEvent(2, 4, new BigDecimal("0.20"));
+
+        CustomerTotals both = CustomerTotals.empty().plus(a).plus(b);
+        assertThat(both).isEqualTo(new CustomerTotals(4, 2, new BigDecimal("0.30")));
+        assertThat(both.minus(a).minus(b).toJson()).isEqualTo("{\"customer_id\":4,\"orders\":0,\"total\":\"0.00\"}");
+    }
+}

@@ -1,0 +1,85 @@
+package dev.seams.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class OrderEventTest {
+
+    @Test
+    void parsesDebeziumValueWithStringAmount() {
+        OrderEvent e = OrderEvent.parse(
+                "{\"order_id\":1,\"customer_id\":2,\"amount\":\"59.68\",\"created_at\":\"2026-11-29T19:57:27.148553Z\"}");
+
+        assertThat(e).isEqualTo(new OrderEvent(1, 2, new BigDecimal("59.68")));
+        assertThat(e.amount().toPlainString()).isEqualTo("59.68");
+    }
+
+    @Test
+    void parsesNumberAmountExactlyFromItsText() {
+        BigDecimal a = OrderEvent.parse("{\"order_id\":1,\"customer_id\":2,\"amount\":0.1}").amount();
+        BigDecimal b = OrderEvent.parse("{\"order_id\":2,\"customer_id\":2,\"amount\":0.2}").amount();
+
+        assertThat(a.add(b).toPlainString()).isEqualTo("0.30");
+        assertThat(OrderEvent.parse("{\"order_id\":3,\"customer_id\":2,\"amount\":12}").amount())
+                .isEqualTo(new BigDecimal("12.00"));
+    }
+
+    @Test
+    void stringAmountsAddExactly() {
+        BigDecimal a = OrderEvent.parse("{\"order_id\":1,\"customer_id\":2,\"amount\":\"0.10\"}").amount();
+        BigDecimal b = OrderEvent.parse("{\"order_id\":2,\"customer_id\":2,\"amount\":\"0.20\"}").amount();
+
+        assertThat(a.add(b)).isEqualTo(new BigDecimal("0.30"));
+    }
+
+    @Test
+    void ignoresUnknownFields() {
+        OrderEvent e = OrderEvent.parse(
+                "{\"order_id\":7,\"customer_id\":3,\"amount\":\"1.50\",\"currency\":\"RUB\",\"extra\":{\"a\":[1]}}");
+
+        assertThat(e).isEqualTo(new OrderEvent(7, 3, new BigDecimal("1.50")));
+    }
+
+    @Test
+    void roundTripsThroughItsOwnJson() {
+        OrderEvent e = new OrderEvent(9_000_000_000L, 4, new BigDecimal("1112.08"));
+
+        assertThat(new String(e.toJsonBytes())).isEqualTo("{\"order_id\":9000000000,\"customer_id\":4,\"amount\":\"1112.08\"}");
+        assertThat(OrderEvent.parse(e.toJsonBytes())).isEqualTo(e);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '\'', value = {
+            "not-a-json{{{                                            | not valid JSON",
+            "''                                                       | not a JSON object",
+            "[1,2]                                                    | not a JSON object",
+            "42                                                       | not a JSON object",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1.00\"} x  | not valid JSON",
+            "{}                                                       | \"order_id\" is missing",
+            "{\"order_id\":1,\"amount\":\"1.00\"}                     | \"customer_id\" is missing",
+            "{\"order_id\":1,\"customer_id\":2}                       | \"amount\" is missing",
+            "{\"customer_id\":2,\"amount\":\"1.00\"}                  | \"order_id\" is missing",
+            "{\"order_id\":1,\"customer_id\":null,\"amount\":\"1.00\"} | \"customer_id\" is null",
+            "{\"order_id\":1,\"customer_id\":\"2\",\"amount\":\"1.00\"} | \"customer_id\" is not a 32-bit integer",
+            "{\"order_id\":1,\"customer_id\":2.5,\"amount\":\"1.00\"}  | \"customer_id\" is not a 32-bit integer",
+            "{\"order_id\":1,\"customer_id\":3000000000,\"amount\":\"1\"} | \"customer_id\" is not a 32-bit integer",
+            "{\"order_id\":\"x\",\"customer_id\":2,\"amount\":\"1.00\"} | \"order_id\" is not a 64-bit integer",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":\"abc\"}     | \"amount\" is not a decimal",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":true}        | \"amount\" is not a decimal",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":\"NaN\"}     | \"amount\" is not a decimal",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1.005\"}   | \"amount\" has more than 2 decimal places",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1e999999999\"} | \"amount\" is out of range",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1\",\"amount\":\"2\"} | Duplicate field",
+    })
+    void rejectsInvalidValueNamingTheProblem(String json, String problem) {
+        assertThatThrownBy(() -> OrderEvent.parse(json))
+                .isInstanceOf(InvalidJsonException.class)
+                .hasMessageStartingWith("order event: ")
+                .hasMessageContaining(problem);
+    }
+}

@@ -1,0 +1,175 @@
+package dev.seams.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Claims B3 (idempotent per order_id, UPDATE, DELETE), B2 (bad record skipped), G2 (snapshots). */
+class TotalsTopologyTest {
+
+    @TempDir
+    Path stateDir;
+
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, String> orders;
+    private TestOutputTopic<String, String> totals;
+
+    @BeforeEach
+    void startDriver() {
+        // the production settings (exactly_once_v2, no cache, log-and-continue); the broker is never contacted
+        driver = new TopologyTestDriver(TotalsTopology.build(), StreamsSettings.properties("unused:9092", stateDir));
+        orders = driver.createInputTopic(TotalsTopology.ORDERS_EVENTS, new StringSerializer(), new StringSerializer());
+        totals = driver.createOutputTopic(TotalsTopology.CUSTOMER_TOTALS, new StringDeserializer(), new StringDeserializer());
+    }
+
+    @AfterEach
+    void closeDriver() {
+        driver.close();
+    }
+
+    /** Pipes one Debezium-shaped event, keyed by order_id as JSON text. */
+    private void order(long orderId, int customerId, String amount) {
+        orders.pipeInput(Long.toString(orderId), "{\"order_id\":" + orderId + ",\"customer_id\":" + customerId
+                + ",\"amount\":\"" + amount + "\",\"created_at\":\"2026-11-29T19:57:27.148553Z\"}");
+    }
+
+    private void delete(long orderId) {
+        orders.pipeInput(Long.toString(orderId), (String) null);
+    }
+
+    private static String json(int customerId, long count, String total) {
+        return "{\"customer_id\":" + customerId + ",\"orders\":" + count + ",\"total\":\"" + total + "\"}";
+    }
+
+    private void seedThreeCustomers() {
+        order(1, 1, "10.00");
+        order(2, 2, "0.10");
+        order(3, 1, "5.55");
+        order(4, 3, "100.00");
+        order(5, 2, "0.20");
+        order(6, 1, "0.45");
+    }
+
+    @Test
+    void lastRecordPerCustomerIsCountAndSum() {
+        seedThreeCustomers();
+
+        List<KeyValue<String, String>> records = totals.readKeyValuesToList();
+        assertThat(records).hasSize(6); // one cumulative snapshot per change (G2, no cache)
+        assertThat(records.get(0)).isEqualTo(KeyValue.pair("1", json(1, 1, "10.00")));
+        assertThat(lastPerCustomer(records)).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "1", json(1, 3, "16.00"),
+                "2", json(2, 2, "0.30"),
+                "3", json(3, 1, "100.00")));
+    }
+
+    @Test
+    void redeliveredIdenticalEventDoesNotChangeTotals() {
+        seedThreeCustomers();
+        Map<String, String> before = lastPerCustomer(totals.readKeyValuesToList());
+
+        order(1, 1, "10.00");
+        order(4, 3, "100.00");
+        order(1, 1, "10.00");
+
+        Map<String, String> after = new HashMap<>(before);
+        after.putAll(lastPerCustomer(totals.readKeyValuesToList()));
+        assertThat(after).isEqualTo(before);
+    }
+
+    @Test
+    void updateOfAmountReplacesTheOldAmount() {
+        seedThreeCustomers();
+        totals.readKeyValuesToList();
+
+        order(3, 1, "6.00");
+
+        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("1", json(1, 3, "16.45")));
+    }
+
+    @Test
+    void updateMovingOrderToAnotherCustomerFixesBoth() {
+        seedThreeCustomers();
+        totals.readKeyValuesToList();
+
+        order(1, 3, "10.00");
+
+        assertThat(lastPerCustomer(totals.readKeyValuesToList())).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "1", json(1, 2, "6.00"),
+                "3", json(3, 2, "110.00")));
+    }
+
+    @Test
+    void deleteTombstoneSubtractsAndLastDeleteEmitsZero() {
+        seedThreeCustomers();
+        totals.readKeyValuesToList();
+
+        delete(2);
+        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("2", json(2, 1, "0.20")));
+
+        delete(4);
+        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("3", json(3, 0, "0.00")));
+
+        delete(4); // a second tombstone for a deleted order changes nothing
+        delete(999); // neither does one for an order never seen
+        assertThat(totals.readKeyValuesToList()).isEmpty();
+
+        order(4, 3, "1.00"); // re-insert after delete counts again
+        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("3", json(3, 1, "1.00")));
+    }
+
+    @Test
+    void badRecordsBetweenGoodOnesAreSkipped() {
+        order(1, 1, "1.10");
+        orders.pipeInput("2", "not-a-json{{{");
+        order(3, 1, "2.20");
+        orders.pipeInput("4", "{\"order_id\":4,\"amount\":\"1.00\"}");
+        orders.pipeInput("5", "{\"order_id\":5,\"customer_id\":1,\"amount\":\"abc\"}");
+        orders.pipeInput("1", "{}"); // a bad version of a counted order leaves the good one counted
+        order(6, 2, "3.30");
+
+        List<KeyValue<String, String>> records = totals.readKeyValuesToList();
+        assertThat(records).containsExactly(
+                KeyValue.pair("1", json(1, 1, "1.10")),
+                KeyValue.pair("1", json(1, 2, "3.30")),
+                KeyValue.pair("2", json(2, 1, "3.30")));
+    }
+
+    @Test
+    void newFieldInSourceIsIgnoredAndNotCopied() {
+        orders.pipeInput("1", "{\"order_id\":1,\"customer_id\":7,\"amount\":\"2.50\",\"currency\":\"RUB\"}");
+
+        assertThat(totals.readKeyValue()).isEqualTo(KeyValue.pair("7", json(7, 1, "2.50")));
+    }
+
+    @Test
+    void internalTopicAndStoreNamesAreStable() {
+        String description = TotalsTopology.build().describe().toString();
+
+        assertThat(description)
+                .contains("topics: [orders.events]")
+                .contains("stores: [orders-by-id]")
+                .contains("topic: orders-by-customer-repartition")
+                .contains("stores: [totals-by-customer]")
+                .contains("topic: customer.totals");
+    }
+
+    private static Map<String, String> lastPerCustomer(List<KeyValue<String, String>> records) {
+        Map<String, String> last = new HashMap<>();
+        records.forEach(r -> last.put(r.key, r.value));
+        return last;
+    }
+}
