@@ -6,6 +6,7 @@ import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
+import dev.seams.sink.TotalsValidator;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -13,7 +14,9 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code seams sink}: one sink run, ending with the summary line (DESIGN.md "The sink").
- * Exit status 0 unless an insert failed and was not retried successfully before the run ended.
+ * Exit status 0 unless a batch's insert or dead-letter write failed and had not been retried
+ * successfully when the run ended (then 1; its records are re-read by the next run). Rejected
+ * records go to {@code --dlq-topic} (claims G10, G11) and do not change the exit status.
  */
 @Command(name = "sink", mixinStandardHelpOptions = true,
         description = "Consume customer.totals (or orders.events) into ClickHouse, at-least-once.")
@@ -46,10 +49,10 @@ public final class SinkCommand implements Callable<Integer> {
     @Option(names = "--dup", description = "insert every record twice (the source's -dup)")
     boolean dup;
 
-    @Option(names = "--for", description = "run this long, e.g. 15s")
+    @Option(names = "--for", converter = HumanDuration.class, description = "run this long, e.g. 15s")
     Duration runFor;
 
-    @Option(names = "--until-idle", description = "stop after this long with nothing to read, e.g. 5s")
+    @Option(names = "--until-idle", converter = HumanDuration.class, description = "stop after this long with nothing to read, e.g. 5s")
     Duration untilIdle;
 
     @Option(names = "--isolation", defaultValue = "read_committed", description = "read_committed | read_uncommitted")
@@ -58,15 +61,41 @@ public final class SinkCommand implements Callable<Integer> {
     @Option(names = "--customers", defaultValue = "1..5", description = "accepted customer ids, e.g. 1..5")
     String customers;
 
+    @Option(names = "--dlq-topic", description = "where rejected records go (default: <topic>.dlq, e.g. customer.totals.dlq)")
+    String dlqTopic;
+
+    @Option(names = "--max-value-bytes", defaultValue = "" + TotalsValidator.DEFAULT_MAX_VALUE_BYTES,
+            description = "largest accepted customer.totals value in bytes (default: ${DEFAULT-VALUE})")
+    int maxValueBytes;
+
+    private SinkSummary summary;
+
+    /** Creates the command; picocli fills the options. */
+    public SinkCommand() {
+    }
+
+    /** @return the summary of the last {@link #call()}, or null before one ended (for callers that embed the command) */
+    public SinkSummary summary() {
+        return summary;
+    }
+
+    /**
+     * Runs the sink once and prints its summary line.
+     *
+     * @return 0, or 1 if the run ended with a batch left uncommitted after a failed insert or
+     *     dead-letter write
+     * @throws IllegalArgumentException for an invalid option value
+     */
     @Override
     public Integer call() {
         Duration idle = runFor == null && untilIdle == null ? Duration.ofSeconds(5) : untilIdle;
+        SinkMode sinkMode = SinkMode.fromCliName(mode);
         SinkOptions options = new SinkOptions(bootstrapServers,
                 new ClickHouseTarget(clickhouse, clickhouseUser, clickhousePassword, clickhouseDatabase),
-                SinkMode.fromCliName(mode), group, fromStart, dup, runFor, idle, isolation,
-                CustomerRange.parse(customers));
-        SinkSummary summary = new Sink(options).run();
+                sinkMode, group, fromStart, dup, runFor, idle, isolation, CustomerRange.parse(customers),
+                dlqTopic == null ? SinkOptions.defaultDlqTopic(sinkMode) : dlqTopic, maxValueBytes, true);
+        summary = new Sink(options).run();
         System.out.println(summary.line());
-        return 0;
+        return summary.uncommitted() > 0 ? 1 : 0;
     }
 }

@@ -28,10 +28,17 @@ public final class ClickHouseWriter {
             .configure(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN, true);
 
     private final Client client;
+    private final String database;
 
-    /** @param client an open client-v2 client; not closed by this writer */
-    public ClickHouseWriter(Client client) {
+    /**
+     * @param client   an open client-v2 client; not closed by this writer
+     * @param database the database of the tables; inserts name it explicitly, because client-v2
+     *                 sends its default database as the header {@code X-ClickHouse-Database}, which
+     *                 ClickHouse 18.16 ignores (rows would land in {@code default})
+     */
+    public ClickHouseWriter(Client client, String database) {
         this.client = client;
+        this.database = database;
     }
 
     /** @return a fresh JSON object for one row, to be filled by the caller */
@@ -60,7 +67,8 @@ public final class ClickHouseWriter {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        try (InsertResponse response = client.insert(table, new ByteArrayInputStream(body.toByteArray()),
+        String qualified = "`" + database + "`.`" + table + "`";
+        try (InsertResponse response = client.insert(qualified, new ByteArrayInputStream(body.toByteArray()),
                 ClickHouseFormat.JSONEachRow).get(120, TimeUnit.SECONDS)) {
             return response.getWrittenRows();
         } catch (InterruptedException e) {

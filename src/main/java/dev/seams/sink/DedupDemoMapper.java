@@ -10,7 +10,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * Mode {@code dedup-demo} (claim G3, the source's "Изолированный дедуп-эксперимент"): one
  * {@code orders.events} record (one order) becomes a row {@code cnt=1} in {@code order_counts_raw}
  * (SummingMergeTree, no dedup) and a row in {@code order_dedup} (ReplacingMergeTree(version) by
- * order_id, version = the record's offset). A tombstone (the order was deleted) carries no row.
+ * order_id, version = the record's offset). A deletion ({@link OrderEvent#isDeletion}) carries no row.
  */
 final class DedupDemoMapper implements RecordMapper {
 
@@ -25,7 +25,7 @@ final class DedupDemoMapper implements RecordMapper {
     @Override
     public boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, List<ObjectNode>> rowsByTable)
             throws BadRecordException {
-        if (record.value() == null) {
+        if (OrderEvent.isDeletion(record.value())) {
             return false;
         }
         OrderEvent event;

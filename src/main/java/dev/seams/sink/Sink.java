@@ -2,6 +2,7 @@ package dev.seams.sink;
 
 import com.clickhouse.client.api.Client;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.seams.dlq.DeadLetters;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -34,8 +36,17 @@ import org.slf4j.LoggerFactory;
  * <p>The committed offset of a partition is the consumer's {@code position()}, which steps past
  * transaction control markers, so a caught-up read_committed sink shows lag 0 at rest (G12).
  * A failed insert commits nothing: the batch is re-read from its first offsets after a backoff.
- * A record that cannot be mapped is logged with topic, partition, offset and reason and counted as
- * {@code bad} (the DLQ arrives with the validation issue).
+ *
+ * <p>A record that cannot be mapped (mode totals: rejected by {@link TotalsValidator}) is logged
+ * with topic, partition, offset and reason and becomes a dead letter ({@link dev.seams.dlq.DeadLetters}:
+ * key and value byte for byte, original headers, {@code dlq-reason}, {@code dlq-origin-*},
+ * {@code dlq-failed-at}) in {@link SinkOptions#dlqTopic()} (claims G10, G11; seed section "DLQ:
+ * битое событие не роняет пайплайн"). Per batch: first the ClickHouse inserts of the good records,
+ * then the dead letters, each acknowledged; only then the offsets are committed. If a dead-letter
+ * write fails, nothing is committed, {@code dlq_errors} counts it and the batch is re-read after a
+ * backoff (its good rows are then inserted again: at-least-once, harmless to the FINAL/argMax
+ * reads, visible in the raw table). A batch of good and bad records that succeeds inserts each good
+ * record exactly once.
  */
 public final class Sink {
 
@@ -50,23 +61,28 @@ public final class Sink {
     public Sink(SinkOptions options) {
         this.options = options;
         this.mapper = switch (options.mode()) {
-            case TOTALS -> new TotalsMapper(options.customers());
+            case TOTALS -> new TotalsMapper(new TotalsValidator(options.customers(), options.maxValueBytes()),
+                    options.validate());
             case DEDUP_DEMO -> new DedupDemoMapper();
         };
     }
 
     /**
      * Runs one sink session until {@code --for} elapsed or nothing arrived for {@code --until-idle}
-     * (the idle clock starts once the group assigned partitions).
+     * (the idle clock starts once the group assigned partitions). A batch whose insert or
+     * dead-letter write keeps failing is re-read until then, so {@code --until-idle} does not end
+     * during such a failure; {@code --for} does.
      *
      * @return what the run did
-     * @throws KafkaException if the consumer cannot be created or the offset commit fails
+     * @throws KafkaException if the consumer or producer cannot be created or the offset commit fails
      */
     public SinkSummary run() {
         Counters counters = new Counters();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties());
+             DeadLetterWriter deadLetters = new DeadLetterWriter(options.bootstrapServers(),
+                     options.groupId() + "-" + options.mode().cliName() + "-dlq");
              Client client = options.clickhouse().open()) {
-            ClickHouseWriter writer = new ClickHouseWriter(client);
+            ClickHouseWriter writer = new ClickHouseWriter(client, options.clickhouse().database());
             Instant started = Instant.now();
             Instant[] lastActivity = {null};
             Set<TopicPartition> rewound = new HashSet<>();
@@ -101,16 +117,29 @@ public final class Sink {
                 }
                 lastActivity[0] = Instant.now();
                 Batch batch = map(records);
+                RuntimeException failure = null;
                 try {
                     for (String table : mapper.tables()) {
                         writer.insert(table, batch.rowsByTable.get(table));
                     }
                 } catch (ClickHouseWriter.InsertFailedException e) {
                     counters.insertErrors++;
-                    LOG.warn("{}; re-reading the batch in {} ms, nothing committed", e.getMessage(), backoffMs);
+                    failure = e;
+                }
+                if (failure == null) {
+                    try {
+                        deadLetters.write(batch.deadLetters);
+                    } catch (DeadLetterWriter.WriteFailedException e) {
+                        counters.dlqErrors++;
+                        failure = e;
+                    }
+                }
+                if (failure != null) {
+                    LOG.warn("{}; re-reading the batch in {} ms, nothing committed", failure.getMessage(), backoffMs);
                     for (TopicPartition tp : records.partitions()) {
                         consumer.seek(tp, records.records(tp).get(0).offset());
                     }
+                    counters.uncommitted = records.count();
                     sleep(backoffMs);
                     backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
                     continue;
@@ -121,14 +150,15 @@ public final class Sink {
                     commit.put(tp, new OffsetAndMetadata(consumer.position(tp)));
                 }
                 consumer.commitSync(commit);
+                counters.uncommitted = 0;
                 counters.inserted += batch.inserted;
                 counters.bad += batch.bad;
                 counters.tombstones += batch.tombstones;
             }
         }
-        SinkSummary summary = new SinkSummary(counters.inserted, counters.bad, counters.tombstones, 0,
+        SinkSummary summary = new SinkSummary(counters.inserted, counters.bad, counters.tombstones, counters.dlqErrors,
                 counters.insertErrors, counters.fetchErrors, options.dup(), options.fromStart(),
-                options.mode().cliName());
+                options.mode().cliName(), counters.uncommitted);
         LOG.info(summary.line());
         return summary;
     }
@@ -154,6 +184,9 @@ public final class Sink {
             } catch (BadRecordException e) {
                 batch.bad++;
                 LOG.warn("bad record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.getMessage());
+                batch.deadLetters.add(DeadLetters.of(options.dlqTopic(), record.key(), record.value(), record.timestamp(),
+                        record.headers(), e.getMessage(), record.topic(), record.partition(), record.offset(),
+                        Instant.now()));
             }
         }
         return batch;
@@ -192,6 +225,7 @@ public final class Sink {
 
     private static final class Batch {
         final Map<String, List<ObjectNode>> rowsByTable = new LinkedHashMap<>();
+        final List<ProducerRecord<byte[], byte[]>> deadLetters = new ArrayList<>();
         long inserted;
         long bad;
         long tombstones;
@@ -201,7 +235,9 @@ public final class Sink {
         long inserted;
         long bad;
         long tombstones;
+        long dlqErrors;
         long insertErrors;
         long fetchErrors;
+        long uncommitted;
     }
 }

@@ -13,7 +13,9 @@ public final class JsonSerdes {
     }
 
     /**
-     * Serde for {@code orders.events} values (and the Streams repartition topic).
+     * Serde for {@code orders.events} values (and the Streams repartition topic). A deletion
+     * ({@link OrderEvent#isDeletion}: a tombstone or the JSON literal null Debezium writes for a
+     * DELETE) deserializes to {@code null}, which the KTable source applies as a delete (B3).
      * Deserializing throws {@link InvalidJsonException} for an invalid value (claim B2), which
      * Kafka Streams hands to the deserialization exception handler.
      *
@@ -22,7 +24,7 @@ public final class JsonSerdes {
     public static Serde<OrderEvent> orderEvent() {
         return Serdes.serdeFrom(
                 (topic, event) -> event == null ? null : event.toJsonBytes(),
-                (topic, bytes) -> bytes == null ? null : OrderEvent.parse(bytes));
+                (topic, bytes) -> OrderEvent.isDeletion(bytes) ? null : OrderEvent.parse(bytes));
     }
 
     /**

@@ -54,6 +54,20 @@ public record OrderEvent(long orderId, int customerId, BigDecimal amount) {
     }
 
     /**
+     * Whether an {@code orders.events} value marks a deleted order. Two forms exist: a Kafka
+     * tombstone (null value), and the JSON literal {@code null}, which is what Debezium's
+     * ExtractNewRecordState ({@code delete.tombstone.handling.mode=tombstone}) and JsonConverter
+     * with schemas disabled write for a DELETE (measured on the stand: a 4-byte value {@code null}).
+     *
+     * @param value the record value, may be null
+     * @return true for a null value or a value that is exactly the JSON literal {@code null}
+     *     (surrounding whitespace allowed)
+     */
+    public static boolean isDeletion(byte[] value) {
+        return value == null || "null".equals(new String(value, StandardCharsets.UTF_8).strip());
+    }
+
+    /**
      * Parses one {@code orders.events} value given as a string; see {@link #parse(byte[])}.
      *
      * @param json the record value as JSON text, not null

@@ -5,7 +5,6 @@ import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 
 /** The Kafka Streams configuration of ds-streams. */
 public final class StreamsSettings {
@@ -39,9 +38,16 @@ public final class StreamsSettings {
      *       {@code replication.factor=1} (single-broker stand);</li>
      *   <li>consumer {@code auto.offset.reset=earliest}: a new application id reads from the start;</li>
      *   <li>default key and value serdes: String (the topology sets every serde explicitly);</li>
-     *   <li>deserialization exception handler {@link LogAndContinueExceptionHandler}: an invalid
-     *       {@code orders.events} record is logged (task, topic, partition, offset) and skipped,
-     *       the application keeps running (B2; a DLQ replaces this later).</li>
+     *   <li>deserialization exception handler {@link DeadLetterHandler} with
+     *       {@code errors.dead.letter.queue.topic.name} = {@value TotalsTopology#ORDERS_EVENTS_DLQ}
+     *       (KIP-1034): an invalid {@code orders.events} record is logged (task, topic, partition,
+     *       offset), skipped, and written byte for byte to the dead-letter topic with its reason and
+     *       origin in headers, in the same EOS transaction as the input offset; the application
+     *       keeps running (claim B2). The topic must exist (the stand creates it);</li>
+     *   <li>processing exception handler: Kafka Streams' default (fail). Every invalid input is
+     *       caught by deserialization; an exception inside the aggregate would be a bug, and
+     *       skipping it after the subtractor ran would corrupt the totals, so the task fails and
+     *       EOS re-processes it.</li>
      * </ul>
      *
      * @param applicationId    Streams application id (consumer group, internal topic prefix)
@@ -62,8 +68,8 @@ public final class StreamsSettings {
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
-                LogAndContinueExceptionHandler.class);
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, TotalsTopology.ORDERS_EVENTS_DLQ);
         return props;
     }
 }

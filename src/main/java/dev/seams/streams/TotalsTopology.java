@@ -37,7 +37,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * row for that customer matches PostgreSQL (no orders, zero sum).
  *
  * <p>A value that is not a valid {@link OrderEvent} fails deserialization and is handled by the
- * configured deserialization exception handler (logged and skipped, claim B2); it does not touch
+ * configured deserialization exception handler (logged, skipped and sent to {@link #ORDERS_EVENTS_DLQ},
+ * claim B2, {@link DeadLetterHandler}); it does not touch
  * the table, so an earlier valid version of that order stays counted. A record with a null key is
  * dropped by Kafka Streams' table source (with a warning).
  */
@@ -45,6 +46,8 @@ public final class TotalsTopology {
 
     /** Debezium's order events topic (input). */
     public static final String ORDERS_EVENTS = "orders.events";
+    /** Dead letters of {@link #ORDERS_EVENTS}: records that are not a valid {@link OrderEvent} (claim B2, {@link DeadLetterHandler}). */
+    public static final String ORDERS_EVENTS_DLQ = "orders.events.dlq";
     /** The per-customer totals changelog topic (output). */
     public static final String CUSTOMER_TOTALS = "customer.totals";
     /** State store with the latest event per order_id. */

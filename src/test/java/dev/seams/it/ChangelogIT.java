@@ -8,7 +8,7 @@ import dev.seams.report.EvidenceExtension;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
-import dev.seams.stand.CustomerReconciliation;
+import dev.seams.stand.Reconciliation;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
@@ -51,7 +51,7 @@ class ChangelogIT {
 
         Map<Integer, Totals> truth = pg.truth();
         Map<Integer, Totals> fin = ch.finalTotals();
-        CustomerReconciliation rec = CustomerReconciliation.of(truth, fin);
+        Reconciliation rec = Reconciliation.customers(truth, Reconciliation.customerRows(ch, Reconciliation.CUSTOMER_TOTALS_FINAL));
         e.figure("summary", run.line());
         e.figure("changelog_records", changelog);
         e.figure("sink_inserted", run.inserted());
@@ -63,13 +63,12 @@ class ChangelogIT {
         e.figure("final_sum", Pg.sum(fin).toPlainString());
         e.expected("final_sum", Pg.sum(truth).toPlainString());
         e.figure("pg_orders", Pg.count(truth));
-        e.anomaly("lost", rec.lost()).anomaly("stale", rec.stale()).anomaly("wrong_value", rec.wrongValue());
-        e.table("Per customer: PostgreSQL vs customer_totals FINAL", CustomerReconciliation.COLUMNS, rec.rows());
+        rec.record(e, "PostgreSQL vs customer_totals FINAL");
 
         assertThat(run.bad()).as("bad records").isZero();
         assertThat(run.inserted()).as("records the sink inserted vs data records in customer.totals").isEqualTo(changelog);
         assertThat(ch.scalar(RAW_COUNT)).as("raw_totals rows vs changelog records consumed").isEqualTo(changelog);
-        assertThat(rec.matches()).as("customer_totals FINAL vs PG per customer: %s", rec.rows()).isTrue();
+        assertThat(rec.matches()).as("customer_totals FINAL vs PG per customer: %s", rec.describe()).isTrue();
     }
 
     @Test
@@ -113,8 +112,10 @@ class ChangelogIT {
         e.expected("raw_rows_after_dup", rawAfterBaseline + 2 * baseline.inserted());
         e.figure("final_sum_after_dup", Pg.sum(finalDup).toPlainString());
         e.expected("final_sum_after_dup", pgSum.toPlainString());
-        CustomerReconciliation rec = CustomerReconciliation.of(truth, finalDup);
-        e.anomaly("lost", rec.lost()).anomaly("stale", rec.stale()).anomaly("wrong_value", rec.wrongValue());
+        Reconciliation argMaxRec = Reconciliation.customers(truth, argMaxBaseline);
+        Reconciliation finalRec = Reconciliation.customers(truth, finalBaseline);
+        Reconciliation rec = Reconciliation.customers(truth, finalDup);
+        rec.record(e, "PostgreSQL vs customer_totals FINAL after the --dup run");
         e.table("raw_totals vs customer_totals after the --dup run", List.of("read", "rows", "sum(total)"), List.of(
                 List.of("raw_totals naive sum (no dedup)", rawAfterDup, ch.decimal("SELECT toString(sum(total)) FROM raw_totals")),
                 List.of("raw_totals argMax(total, version) per customer", argMaxDup.size(), Pg.sum(argMaxDup)),
@@ -124,8 +125,8 @@ class ChangelogIT {
                 + "without a duplicate; argMax(total, version) and FINAL take each customer's last snapshot.");
 
         assertThat(naive).as("naive sum(total) over raw_totals must exceed PG (it sums snapshots)").isGreaterThan(pgSum);
-        assertThat(argMaxBaseline).as("argMax per customer vs PG").isEqualTo(truth);
-        assertThat(finalBaseline).as("FINAL per customer vs PG").isEqualTo(truth);
+        assertThat(argMaxRec.matches()).as("argMax per customer vs PG: %s", argMaxRec.describe()).isTrue();
+        assertThat(finalRec.matches()).as("FINAL per customer vs PG: %s", finalRec.describe()).isTrue();
         assertThat(dup.inserted()).as("--dup inserts every record twice").isEqualTo(2 * baseline.inserted());
         assertThat(rawAfterDup).as("raw_totals grows by 2x the records read").isEqualTo(rawAfterBaseline + 2 * baseline.inserted());
         assertThat(argMaxDup).as("argMax unchanged by --dup").isEqualTo(argMaxBaseline);
@@ -157,7 +158,7 @@ class ChangelogIT {
         SinkSummary run = Pipeline.sink(stand, SinkMode.TOTALS, o -> o);
         long rawAfter = ch.scalar(RAW_COUNT);
         Map<Integer, Totals> truth = pg.truth();
-        CustomerReconciliation rec = CustomerReconciliation.of(truth, ch.finalTotals());
+        Reconciliation rec = Reconciliation.customers(truth, ch.finalTotals());
 
         e.figure("summary", run.line());
         e.figure("new_changelog_records", newRecords.get());
@@ -168,13 +169,12 @@ class ChangelogIT {
         e.expected("raw_totals_after", rawBefore + newRecords.get());
         e.figure("final_sum", Pg.sum(ch.finalTotals()).toPlainString());
         e.expected("final_sum", Pg.sum(truth).toPlainString());
-        e.anomaly("lost", rec.lost()).anomaly("stale", rec.stale()).anomaly("wrong_value", rec.wrongValue());
-        e.table("Per customer after the incremental run", CustomerReconciliation.COLUMNS, rec.rows());
+        rec.record(e, "PostgreSQL vs customer_totals FINAL after the incremental run");
 
         assertThat(newRecords.get()).as("each new order yields one changelog record").isEqualTo(k);
         assertThat(run.inserted()).as("the sink inserts exactly the new records, no re-reads").isEqualTo(newRecords.get());
         assertThat(rawAfter).as("raw_totals grows by the new records").isEqualTo(rawBefore + newRecords.get());
-        assertThat(rec.matches()).as("FINAL vs PG per customer: %s", rec.rows()).isTrue();
+        assertThat(rec.matches()).as("FINAL vs PG per customer: %s", rec.describe()).isTrue();
     }
 
     @Test
@@ -197,7 +197,7 @@ class ChangelogIT {
         List<List<String>> finalAfter = ch.rows(finalRows);
         long rawAfter = ch.scalar(RAW_COUNT);
         long rawDuplicates = rawAfter - topicRecords;
-        CustomerReconciliation rec = CustomerReconciliation.of(pg.truth(), ch.finalTotals());
+        Reconciliation rec = Reconciliation.customers(pg.truth(), ch.finalTotals());
 
         e.figure("replay_summary", replay.line());
         e.figure("topic_records", topicRecords);
@@ -207,7 +207,7 @@ class ChangelogIT {
         e.figure("raw_twin_duplicate_rows", rawDuplicates);
         e.figure("final_rows_identical", finalAfter.equals(finalBefore));
         e.expected("final_rows_identical", true);
-        e.anomaly("lost", rec.lost()).anomaly("stale", rec.stale()).anomaly("wrong_value", rec.wrongValue());
+        rec.record(e, "PostgreSQL vs customer_totals FINAL after the replay");
         e.table("customer_totals FINAL after the replay (customer, orders, total, version)",
                 List.of("customer_id", "orders", "total", "version"), finalAfter.stream().map(r -> List.<Object>copyOf(r)).toList());
         e.note("Negative control: raw_totals (MergeTree, no dedup) holds " + rawDuplicates
@@ -218,6 +218,6 @@ class ChangelogIT {
         assertThat(rawAfter).as("raw_totals grows by the whole topic").isEqualTo(rawBefore + topicRecords);
         assertThat(rawDuplicates).as("negative control: the raw twin shows the replay's duplicates").isEqualTo(topicRecords);
         assertThat(finalAfter).as("every customer's FINAL row, byte for byte").isEqualTo(finalBefore);
-        assertThat(rec.matches()).as("FINAL vs PG per customer: %s", rec.rows()).isTrue();
+        assertThat(rec.matches()).as("FINAL vs PG per customer: %s", rec.describe()).isTrue();
     }
 }

@@ -29,6 +29,7 @@ public final class ClaimEvidence {
     private final Map<String, Long> anomalies = new LinkedHashMap<>();
     private final List<Table> tables = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private final Map<String, String> charts = new LinkedHashMap<>();
     private Verdict verdict;
     private String failure;
     private double seconds;
@@ -67,6 +68,12 @@ public final class ClaimEvidence {
     /** Adds a table to the report (e.g. PG vs ClickHouse per customer). */
     public synchronized ClaimEvidence table(String tableTitle, List<String> columns, List<List<Object>> rows) {
         tables.add(new Table(tableTitle, List.copyOf(columns), rows.stream().map(List::copyOf).toList()));
+        return this;
+    }
+
+    /** Links a chart file (relative to reports/, e.g. {@code g13-lag.svg}) from the report. */
+    public synchronized ClaimEvidence chart(String fileName, String caption) {
+        charts.put(fileName, caption);
         return this;
     }
 
@@ -118,6 +125,10 @@ public final class ClaimEvidence {
 
     synchronized List<Table> tables() {
         return List.copyOf(tables);
+    }
+
+    synchronized Map<String, String> charts() {
+        return new LinkedHashMap<>(charts);
     }
 
     synchronized List<String> notes() {

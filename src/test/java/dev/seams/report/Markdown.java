@@ -53,6 +53,7 @@ final class Markdown {
                     md.append("\n");
                 }
             }
+            c.charts().forEach((file, caption) -> md.append("\n![").append(caption).append("](").append(file).append(")\n"));
             for (String note : c.notes()) {
                 md.append("\n").append(note).append("\n");
             }

@@ -90,6 +90,9 @@ public final class ReportWriter implements LauncherSessionListener {
             if (!c.notes().isEmpty()) {
                 entry.put("notes", c.notes());
             }
+            if (!c.charts().isEmpty()) {
+                entry.put("charts", c.charts());
+            }
             if (!c.tables().isEmpty()) {
                 entry.put("tables", c.tables());
             }

@@ -39,6 +39,8 @@ public final class ClickHouse {
         return new ClickHouse(stand.clickhouseTarget());
     }
 
+
+
     /**
      * Runs every {@code *.sql} file of the directory in name order; statements are separated by
      * lines holding only {@code ;}.
@@ -73,9 +75,22 @@ public final class ClickHouse {
      * @throws ServerException with ClickHouse's error code if the server refuses the query
      */
     public List<List<String>> rows(String sql) {
+        return rows(sql, Map.of());
+    }
+
+    /**
+     * Runs a query with server settings sent as HTTP parameters (every version accepts them there;
+     * a server that does not know a setting refuses the query with code 115, UNKNOWN_SETTING).
+     *
+     * @param settings setting name → value, e.g. {@code optimize_on_insert → 0} (G5, G6)
+     * @return the rows of the query, each a list of TSV fields
+     * @throws ServerException with ClickHouse's error code if the server refuses the query
+     */
+    public List<List<String>> rows(String sql, Map<String, String> settings) {
+        QuerySettings querySettings = new QuerySettings().setFormat(ClickHouseFormat.TabSeparated);
+        settings.forEach(querySettings::serverSetting);
         try (Client client = target.open();
-             QueryResponse response = client.query(sql, new QuerySettings().setFormat(ClickHouseFormat.TabSeparated))
-                     .get(120, TimeUnit.SECONDS);
+             QueryResponse response = client.query(sql, querySettings).get(120, TimeUnit.SECONDS);
              InputStream in = response.getInputStream()) {
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             List<List<String>> rows = new ArrayList<>();
@@ -148,6 +163,18 @@ public final class ClickHouse {
         }
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("^Code: (\\d+)").matcher(String.valueOf(e.getMessage()));
         return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    /**
+     * @param name a setting name, e.g. {@code optimize_on_insert}
+     * @return whether this server has the setting ({@code system.settings}; G6 probes instead of
+     *     assuming a version)
+     */
+    public boolean hasSetting(String name) {
+        if (!name.matches("[a-z_0-9]+")) {
+            throw new IllegalArgumentException("not a setting name: " + name);
+        }
+        return scalar("SELECT count() FROM system.settings WHERE name = '" + name + "'") == 1;
     }
 
     /** @return the server's version string */

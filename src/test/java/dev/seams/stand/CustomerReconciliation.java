@@ -1,15 +1,14 @@
 package dev.seams.stand;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
- * Compares PostgreSQL's per-customer truth with what a view reports, naming each difference by
- * anomaly class (CLAIMS.md "Name the anomaly"): {@code lost} — a PG customer missing from the view;
- * {@code stale} — the view is behind (fewer orders); {@code wrong_value} — any other difference,
- * including a customer the view has and PG does not.
+ * The per-customer counts of {@link Reconciliation} (claim B8's checker) in the shape earlier claim
+ * tests use: {@code lost}, {@code stale}, {@code wrong_value} and one row per customer. The
+ * classification is {@link Reconciliation#customers(Map, Map)}'s; new code uses
+ * {@link Reconciliation} directly, which also names the differing keys ({@link Reconciliation#describe()},
+ * {@link Reconciliation#record}) and checks order ids.
  *
  * @param lost       customers missing from the view
  * @param stale      customers behind PG
@@ -19,38 +18,12 @@ import java.util.TreeSet;
 public record CustomerReconciliation(long lost, long stale, long wrongValue, List<List<Object>> rows) {
 
     /** Column names of {@link #rows()}. */
-    public static final List<String> COLUMNS = List.of("customer_id", "PG orders/total", "view orders/total", "status");
+    public static final List<String> COLUMNS = Reconciliation.CUSTOMER_COLUMNS;
 
-    /** @return the reconciliation of the view against the truth */
+    /** @return the reconciliation of the view against the truth ({@link Reconciliation#customers(Map, Map)}) */
     public static CustomerReconciliation of(Map<Integer, Totals> truth, Map<Integer, Totals> view) {
-        long lost = 0;
-        long stale = 0;
-        long wrong = 0;
-        List<List<Object>> rows = new ArrayList<>();
-        TreeSet<Integer> ids = new TreeSet<>(truth.keySet());
-        ids.addAll(view.keySet());
-        for (Integer id : ids) {
-            Totals pg = truth.get(id);
-            Totals v = view.get(id);
-            String status;
-            if (v == null) {
-                status = "lost";
-                lost++;
-            } else if (pg == null) {
-                status = "wrong_value";
-                wrong++;
-            } else if (pg.equals(v)) {
-                status = "ok";
-            } else if (v.orders() < pg.orders()) {
-                status = "stale";
-                stale++;
-            } else {
-                status = "wrong_value";
-                wrong++;
-            }
-            rows.add(List.of(id, pg == null ? "-" : pg.toString(), v == null ? "-" : v.toString(), status));
-        }
-        return new CustomerReconciliation(lost, stale, wrong, rows);
+        Reconciliation byKey = Reconciliation.customers(truth, view);
+        return new CustomerReconciliation(byKey.lost(), byKey.stale(), byKey.wrongValue(), byKey.rows());
     }
 
     /** @return whether every customer matches */

@@ -38,6 +38,23 @@ public final class Pg {
         return result;
     }
 
+    /**
+     * @return every order now in {@code orders}: order_id → (order_id, customer_id, amount), in
+     *     order_id order (the per-order truth of the reconciliation by key, B8)
+     */
+    public java.util.NavigableMap<Long, OrderSeeder.Order> orders() {
+        java.util.NavigableMap<Long, OrderSeeder.Order> result = new TreeMap<>();
+        try (Connection c = stand.pg(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT order_id, customer_id, amount FROM orders")) {
+            while (rs.next()) {
+                result.put(rs.getLong(1), new OrderSeeder.Order(rs.getLong(1), rs.getInt(2), rs.getBigDecimal(3)));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read orders", e);
+        }
+        return result;
+    }
+
     /** @return {@code count(*)} of orders with order_id in [firstId, lastId] */
     public long countBetween(long firstId, long lastId) {
         try (Connection c = stand.pg(); Statement st = c.createStatement();

@@ -17,6 +17,8 @@ public final class Pipeline {
 
     /** Kafka Streams' consumer group (its application.id). */
     public static final String STREAMS_GROUP = "ds-streams";
+    /** The repartition topic of ds-streams' regrouping by customer (TotalsTopology.ORDERS_BY_CUSTOMER). */
+    public static final String REPARTITION_TOPIC = STREAMS_GROUP + "-" + dev.seams.streams.TotalsTopology.ORDERS_BY_CUSTOMER + "-repartition";
 
     private Pipeline() {
     }
@@ -47,8 +49,7 @@ public final class Pipeline {
         Topics topics = Topics.of(stand);
         await("orders.events reaches " + expected + " records").atMost(Duration.ofMinutes(3))
                 .pollInterval(Duration.ofMillis(500))
-                .until(() -> topics.endOffsets(Stand.ORDERS_EVENTS).values().stream().mapToLong(Long::longValue).sum(),
-                        n -> n >= expected);
+                .until(() -> topics.totalEndOffset(Stand.ORDERS_EVENTS), n -> n >= expected);
     }
 
     /**

@@ -2,6 +2,9 @@ package dev.seams.stand;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.report.Evidence;
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.PortBinding;
+import com.github.dockerjava.api.model.Ports;
 import dev.seams.sink.ClickHouseTarget;
 import io.debezium.testing.testcontainers.Connector;
 import io.debezium.testing.testcontainers.ConnectorConfiguration;
@@ -52,6 +55,8 @@ public final class Stand {
     public static final String CUSTOMER_TOTALS = "customer.totals";
     /** The sink's dead-letter topic. */
     public static final String CUSTOMER_TOTALS_DLQ = "customer.totals.dlq";
+    /** Kafka Streams' dead-letter topic: invalid {@code orders.events} records (claim B2). */
+    public static final String ORDERS_EVENTS_DLQ = dev.seams.streams.TotalsTopology.ORDERS_EVENTS_DLQ;
     /** Partitions of the two data topics. */
     public static final int PARTITIONS = 3;
     /** Connector name in Kafka Connect. */
@@ -73,6 +78,8 @@ public final class Stand {
     private Admin admin;
     private double startSeconds;
 
+    private Map<String, String> versions;
+
     private Stand(Images images) {
         this.images = images;
         this.network = Network.newNetwork();
@@ -89,14 +96,30 @@ public final class Stand {
                 .withStartupTimeout(Duration.ofMinutes(3));
         this.clickhouse = new ClickHouseContainer(images.image("clickhouse"))
                 .withNetwork(network).withNetworkAliases("clickhouse")
+                // system.part_log on, in every profile (G5, G6)
+                .withCopyFileToContainer(org.testcontainers.utility.MountableFile.forHostPath(
+                        Project.root().resolve("containers/clickhouse/config.d/seams-part-log.xml")),
+                        "/etc/clickhouse-server/config.d/seams-part-log.xml")
                 .withLabel(LABEL, "true")
                 .withStartupTimeout(Duration.ofMinutes(3));
         this.connect = new DebeziumContainer(images.image("connect"))
                 .withNetwork(network).withNetworkAliases("connect")
                 .withKafka(network, "kafka:19092")
                 .withLabel(LABEL, "true")
+                // a fixed host port for the REST API: a Connect container killed and started again by a
+                // fault test (ConnectWorker) keeps it, so the module's REST helpers stay valid
+                .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withPortBindings(
+                        new PortBinding(Ports.Binding.bindPort(freePort()), ExposedPort.tcp(8083))))
                 .dependsOn(kafka, postgres)
                 .withStartupTimeout(Duration.ofMinutes(4));
+    }
+
+    private static int freePort() {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException("no free port for Kafka Connect", e);
+        }
     }
 
     /**
@@ -132,41 +155,73 @@ public final class Stand {
         createTopics();
         ClickHouse.of(this).runScript(Project.root().resolve("containers/clickhouse"));
         registerConnector();
-        streams = new StreamsProcess(kafka.getBootstrapServers(), Project.root().resolve("target/streams-state"), logDir);
         deleteRecursively(Project.root().resolve("target/streams-state"));
+        streams = new StreamsProcess(kafka.getBootstrapServers(), Project.root().resolve("target/streams-state"), logDir);
         streams.start();
         startSeconds = (System.nanoTime() - t0) / 1e9;
         LOG.info("stand up in {} s", String.format("%.1f", startSeconds));
         Evidence.suite("profile", images.profile());
         Evidence.suite("stand_start_seconds", Math.round(startSeconds * 10) / 10.0);
-        Evidence.suite("versions", liveVersions());
+        versions = liveVersions();
+        Evidence.suite("versions", versions);
     }
 
     /**
-     * Each component's version as the running servers report it (CLAIMS.md: the report header):
-     * PostgreSQL {@code SHOW server_version}, ClickHouse {@code SELECT version()}, the broker's
-     * start-up line {@code Kafka version: X}, Kafka Connect's REST root, the connector's status, and
-     * the Kafka Streams library the Streams process runs.
+     * Each component's version as the running servers report it (CLAIMS.md: the report header; B7):
+     * PostgreSQL {@code SHOW server_version}; the broker's software version from its start-up line
+     * {@code Kafka version: X} (no Kafka API returns it) and its finalized features from the Admin
+     * API ({@code describeFeatures}: {@code metadata.version} level and the others); Kafka Connect's
+     * REST root {@code GET /}; the PostgreSQL connector's version from {@code GET /connector-plugins};
+     * the Kafka Streams library the Streams process runs; ClickHouse {@code SELECT version()}.
+     * A value that cannot be read is {@code unknown: <reason>}.
      */
     private Map<String, String> liveVersions() {
-        Map<String, String> versions = new java.util.LinkedHashMap<>();
-        versions.put("postgresql", Pg.of(this).version());
+        Map<String, String> live = new java.util.LinkedHashMap<>();
+        live.put("postgresql", Pg.of(this).version());
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("Kafka version: (\\S+)").matcher(kafka.getLogs());
-        versions.put("kafka", m.find() ? m.group(1) : "unknown");
+        live.put("kafka", m.find() ? m.group(1) : "unknown: no 'Kafka version:' line in the broker log");
+        try {
+            var features = new java.util.TreeMap<String, Short>();
+            admin.describeFeatures().featureMetadata().get(30, java.util.concurrent.TimeUnit.SECONDS).finalizedFeatures()
+                    .forEach((name, range) -> features.put(name, range.maxVersionLevel()));
+            live.put("kafka_features", features.toString());
+        } catch (Exception e) {
+            live.put("kafka_features", "unknown: " + e);
+        }
         try {
             var http = java.net.http.HttpClient.newHttpClient();
+            ObjectMapper json = new ObjectMapper();
             var root = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(connect.getTarget() + "/")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-            versions.put("kafka_connect", new ObjectMapper().readTree(root).path("version").asText("unknown"));
-            var status = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(connect.getConnectorStatusUri(CONNECTOR))).build(),
+            live.put("kafka_connect", json.readTree(root).path("version").asText("unknown"));
+            var plugins = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(connect.getTarget() + "/connector-plugins")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-            versions.put("debezium", new ObjectMapper().readTree(status).path("connector").path("version").asText("unknown"));
+            String debezium = "unknown: no PostgresConnector in GET /connector-plugins";
+            for (var plugin : json.readTree(plugins)) {
+                if (plugin.path("class").asText().equals(connectorConfig().get("connector.class"))) {
+                    debezium = plugin.path("version").asText("unknown");
+                }
+            }
+            live.put("debezium", debezium);
         } catch (IOException | InterruptedException e) {
-            versions.put("kafka_connect", "unknown: " + e);
+            live.put("kafka_connect", "unknown: " + e);
         }
-        versions.put("kafka_streams", org.apache.kafka.common.utils.AppInfoParser.getVersion());
-        versions.put("clickhouse", ClickHouse.of(this).version());
-        return versions;
+        live.put("kafka_streams", org.apache.kafka.common.utils.AppInfoParser.getVersion());
+        live.put("clickhouse", ClickHouse.of(this).version());
+        return live;
+    }
+
+    /** @return the live versions read when the stand started ({@link #liveVersions()}), component → version */
+    public Map<String, String> versions() {
+        return java.util.Collections.unmodifiableMap(versions);
+    }
+
+    /**
+     * @param service one of postgres, kafka, connect, clickhouse
+     * @return the image the profile runs for it, e.g. {@code clickhouse/clickhouse-server:25.8.11.66}
+     */
+    public String image(String service) {
+        return images.image(service).asCanonicalNameString();
     }
 
     private void runSqlFiles() {
@@ -185,14 +240,27 @@ public final class Stand {
             admin.createTopics(List.of(
                     new NewTopic(ORDERS_EVENTS, PARTITIONS, (short) 1),
                     new NewTopic(CUSTOMER_TOTALS, PARTITIONS, (short) 1),
-                    new NewTopic(CUSTOMER_TOTALS_DLQ, 1, (short) 1))).all().get();
+                    new NewTopic(CUSTOMER_TOTALS_DLQ, 1, (short) 1),
+                    new NewTopic(ORDERS_EVENTS_DLQ, 1, (short) 1))).all().get();
         } catch (Exception e) {
             throw new IllegalStateException("cannot create topics", e);
         }
     }
 
-    @SuppressWarnings("unchecked")
     private void registerConnector() {
+        ConnectorConfiguration config = ConnectorConfiguration.create();
+        connectorConfig().forEach(config::with);
+        connect.registerConnector(CONNECTOR, config);
+        await("connector " + CONNECTOR + " RUNNING").atMost(Duration.ofMinutes(2))
+                .until(() -> connect.getConnectorTaskState(CONNECTOR, 0) == Connector.State.RUNNING);
+    }
+
+    /**
+     * @return the orders connector's configuration: {@code containers/debezium/orders-connector.json}
+     *     plus the connection to the stand's PostgreSQL as seen from the Connect container
+     */
+    @SuppressWarnings("unchecked")
+    public Map<String, String> connectorConfig() {
         Map<String, Object> json;
         try {
             json = new ObjectMapper().readValue(
@@ -200,13 +268,14 @@ public final class Stand {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ConnectorConfiguration config = ConnectorConfiguration.forJdbcContainer(postgres)
-                .with("database.hostname", "postgres")
-                .with("database.port", 5432);
-        json.forEach((k, v) -> config.with(k, String.valueOf(v)));
-        connect.registerConnector(CONNECTOR, config);
-        await("connector " + CONNECTOR + " RUNNING").atMost(Duration.ofMinutes(2))
-                .until(() -> connect.getConnectorTaskState(CONNECTOR, 0) == Connector.State.RUNNING);
+        Map<String, String> config = new java.util.LinkedHashMap<>();
+        json.forEach((k, v) -> config.put(k, String.valueOf(v)));
+        config.put("database.hostname", "postgres");
+        config.put("database.port", "5432");
+        config.put("database.user", postgres.getUsername());
+        config.put("database.password", postgres.getPassword());
+        config.put("database.dbname", postgres.getDatabaseName());
+        return config;
     }
 
     /** Stops Streams and removes every container (Ryuk may be off). Idempotent. */
@@ -264,6 +333,25 @@ public final class Stand {
         props.setProperty("user", postgres.getUsername());
         props.setProperty("password", postgres.getPassword());
         return DriverManager.getConnection(postgres.getJdbcUrl(), props);
+    }
+
+    /**
+     * @param database a database on the stand's PostgreSQL server (the source {@code test}, or one a
+     *                 test created, e.g. the inbox sink's target {@code ledger}, claim B4)
+     * @return its JDBC URL as seen from this host; log in with {@link #pgUser()} / {@link #pgPassword()}
+     */
+    public String pgJdbcUrl(String database) {
+        return "jdbc:postgresql://" + postgres.getHost() + ":" + postgres.getMappedPort(5432) + "/" + database;
+    }
+
+    /** @return the PostgreSQL user of {@link #pg()} and {@link #pgJdbcUrl(String)} */
+    public String pgUser() {
+        return postgres.getUsername();
+    }
+
+    /** @return that user's password */
+    public String pgPassword() {
+        return postgres.getPassword();
     }
 
     /** @return the broker's bootstrap servers as seen from this host */

@@ -2,6 +2,7 @@ package dev.seams.stand;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seams.lag.LagProbe;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -20,7 +21,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Broker-side facts for the tests: end offsets, committed offsets, lag, and the records of a topic
@@ -65,27 +69,30 @@ public final class Topics {
         }
     }
 
-    /** @return partition → the group's committed offset on the topic (0 where none) */
-    public Map<TopicPartition, Long> committed(String group, String topic) {
-        try {
-            Map<TopicPartition, OffsetAndMetadata> offsets =
-                    stand.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
-            Map<TopicPartition, Long> result = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
-            for (TopicPartition tp : partitions(topic)) {
-                OffsetAndMetadata om = offsets.get(tp);
-                result.put(tp, om == null ? 0L : om.offset());
-            }
-            return result;
-        } catch (InterruptedException | ExecutionException e) {
-            throw new IllegalStateException("cannot read offsets of group " + group, e);
-        }
+    /** @return the sum of the topic's log end offsets (for a non-transactional topic: records ever written) */
+    public long totalEndOffset(String topic) {
+        return endOffsets(topic).values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /** @return the group's lag on the topic: sum over partitions of end offset − committed offset */
+    /**
+     * @return partition → offset of its last data record + 1 (read_committed), 0 for an empty
+     *     partition: what a consumer that commits "last offset + 1" commits
+     */
+    public Map<TopicPartition, Long> lastDataOffsetPlusOne(String topic) {
+        Map<TopicPartition, Long> result = new HashMap<>();
+        endOffsets(topic).keySet().forEach(tp -> result.put(tp, 0L));
+        readAll(topic, "read_committed", r -> result.merge(new TopicPartition(r.topic(), r.partition()), r.offset() + 1, Math::max));
+        return result;
+    }
+
+    /** @return the group's lag on the topic: sum over partitions of log end offset − committed offset ({@link LagProbe}) */
     public long lag(String group, String topic) {
-        Map<TopicPartition, Long> ends = endOffsets(topic);
-        Map<TopicPartition, Long> committed = committed(group, topic);
-        return ends.entrySet().stream().mapToLong(e -> e.getValue() - committed.get(e.getKey())).sum();
+        return lagProbe().totalLag(group, topic);
+    }
+
+    /** @return the lag probe of the stand's cluster */
+    public LagProbe lagProbe() {
+        return new LagProbe(stand.admin(), stand.bootstrapServers());
     }
 
     /**
@@ -134,6 +141,21 @@ public final class Topics {
             }
         }
         return count;
+    }
+
+    /**
+     * @param transactionalId a transactional.id, or null for a plain (non-transactional) producer
+     * @return a new byte-array producer to the stand's broker; the caller closes it
+     */
+    public KafkaProducer<byte[], byte[]> producer(String transactionalId) {
+        Map<String, Object> config = new HashMap<>(Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stand.bootstrapServers(),
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName(),
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName()));
+        if (transactionalId != null) {
+            config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
+        }
+        return new KafkaProducer<>(config);
     }
 
     /** @return the number of data records in the topic visible to a read_committed consumer */

@@ -132,6 +132,16 @@ class TotalsTopologyTest {
     }
 
     @Test
+    void jsonNullValueIsADeleteAsDebeziumWritesIt() {
+        seedThreeCustomers();
+        totals.readKeyValuesToList();
+
+        // Debezium's ExtractNewRecordState + JsonConverter (schemas off) write a DELETE as the 4 bytes "null"
+        orders.pipeInput("2", "null");
+        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("2", json(2, 1, "0.20")));
+    }
+
+    @Test
     void badRecordsBetweenGoodOnesAreSkipped() {
         order(1, 1, "1.10");
         orders.pipeInput("2", "not-a-json{{{");

@@ -1,0 +1,196 @@
+package dev.seams.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code seams compare BEFORE AFTER}: what changed between two runs of the suite, read from their
+ * {@code reports/guarantees.json} (CLAIMS.md "Evidence and the report"; claim B7, the version
+ * gate's last step). Prints the profiles and live versions that differ, then every claim whose
+ * verdict, figures, expected values or anomaly counts changed, and the claims found in only one
+ * report.
+ *
+ * <p>Exit status: 0 when no claim got worse; 1 when a claim that PASSed before does not PASS after
+ * (or is missing after) — a failed upgrade gate; 2 when a file cannot be read or is not a report.
+ */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = "Compare two guarantees.json reports: claims whose verdict or figures changed.")
+public final class CompareCommand implements Callable<Integer> {
+
+    /** Exit status when some claim that passed before does not pass after. */
+    public static final int WORSE = 1;
+    /** Exit status when a report cannot be read. */
+    public static final int UNREADABLE = 2;
+
+    private static final String PASS = "PASS";
+    /** Sections of a claim compared field by field → the word that prefixes a change. */
+    private static final Map<String, String> COMPARED = Map.of("figures", "figure", "expected", "expected", "anomalies", "anomaly");
+    private static final List<String> SECTION_ORDER = List.of("figures", "expected", "anomalies");
+
+    @Parameters(index = "0", description = "the earlier report, e.g. a copy of reports/guarantees.json from profile current")
+    Path before;
+
+    @Parameters(index = "1", description = "the later report, e.g. reports/guarantees.json of profile candidate")
+    Path after;
+
+    @Option(names = "--ignore-figures", paramLabel = "REGEX",
+            description = "figure names to leave out of the comparison, e.g. '.*(seconds|_ms|summary)$' for timings")
+    Pattern ignore;
+
+    /**
+     * What two reports differ in.
+     *
+     * @param lines        the human-readable differences, one per line
+     * @param changed      claims with any difference (verdict, figures, expected, anomalies)
+     * @param worse        claims that passed before and do not pass (or are missing) after
+     */
+    public record Comparison(List<String> lines, int changed, List<String> worse) {
+    }
+
+    @Override
+    public Integer call() {
+        JsonNode b;
+        JsonNode a;
+        try {
+            b = read(before);
+            a = read(after);
+        } catch (IOException | IllegalArgumentException e) {
+            System.err.println("compare: " + e.getMessage());
+            return UNREADABLE;
+        }
+        Comparison comparison = compare(b, a, ignore);
+        PrintStream out = System.out;
+        out.println("before: " + before + " (profile " + b.path("profile").asText("?") + ", " + b.path("generated_at").asText("?") + ")");
+        out.println("after:  " + after + " (profile " + a.path("profile").asText("?") + ", " + a.path("generated_at").asText("?") + ")");
+        comparison.lines().forEach(out::println);
+        return comparison.worse().isEmpty() ? 0 : WORSE;
+    }
+
+    private static JsonNode read(Path file) throws IOException {
+        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        if (json == null || !json.path("claims").isArray()) {
+            throw new IllegalArgumentException(file + " is not a guarantees.json report (no \"claims\" array)");
+        }
+        return json;
+    }
+
+    /**
+     * Compares two reports.
+     *
+     * @param before the earlier report (shape of CLAIMS.md "Evidence and the report")
+     * @param after  the later report
+     * @param ignore figure names to skip (null: none)
+     * @return the differences; claims are listed in the order of {@code after}, then those only in {@code before}
+     */
+    public static Comparison compare(JsonNode before, JsonNode after, Pattern ignore) {
+        List<String> lines = new ArrayList<>();
+        if (!before.path("profile").equals(after.path("profile"))) {
+            lines.add("profile: " + text(before.path("profile")) + " -> " + text(after.path("profile")));
+        }
+        List<String> versions = changes(before.path("versions"), after.path("versions"), null);
+        if (!versions.isEmpty()) {
+            lines.add("versions:");
+            versions.forEach(v -> lines.add("  " + v));
+        }
+        Map<String, JsonNode> was = byId(before);
+        Map<String, JsonNode> now = byId(after);
+        Set<String> ids = new LinkedHashSet<>(now.keySet());
+        ids.addAll(was.keySet());
+        List<String> worse = new ArrayList<>();
+        int changed = 0;
+        lines.add("claims:");
+        for (String id : ids) {
+            JsonNode b = was.get(id);
+            JsonNode a = now.get(id);
+            if (b == null) {
+                lines.add("  " + id + ": only after (" + a.path("verdict").asText() + ")");
+                changed++;
+                continue;
+            }
+            if (a == null) {
+                lines.add("  " + id + ": only before (" + b.path("verdict").asText() + ")");
+                changed++;
+                if (PASS.equals(b.path("verdict").asText())) {
+                    worse.add(id);
+                }
+                continue;
+            }
+            List<String> claim = new ArrayList<>();
+            String vb = b.path("verdict").asText();
+            String va = a.path("verdict").asText();
+            if (!vb.equals(va)) {
+                claim.add("verdict " + vb + " -> " + va);
+                if (PASS.equals(vb)) {
+                    worse.add(id);
+                }
+            }
+            for (String section : SECTION_ORDER) {
+                for (String change : changes(b.path(section), a.path(section), section.equals("anomalies") ? null : ignore)) {
+                    claim.add(COMPARED.get(section) + " " + change);
+                }
+            }
+            if (!claim.isEmpty()) {
+                changed++;
+                lines.add("  " + id + ":");
+                claim.forEach(c -> lines.add("    " + c));
+            }
+        }
+        if (changed == 0) {
+            lines.add("  (no claim changed)");
+        }
+        lines.add("summary: " + ids.size() + " claims, " + changed + " changed, " + worse.size() + " worse"
+                + (worse.isEmpty() ? "" : " " + worse));
+        return new Comparison(lines, changed, worse);
+    }
+
+    private static Map<String, JsonNode> byId(JsonNode report) {
+        Map<String, JsonNode> claims = new LinkedHashMap<>();
+        report.path("claims").forEach(c -> claims.put(c.path("id").asText(), c));
+        return claims;
+    }
+
+    /** @return {@code name: old -> new} for every field of two objects that differs (missing shown as -) */
+    private static List<String> changes(JsonNode before, JsonNode after, Pattern ignore) {
+        Set<String> names = new LinkedHashSet<>();
+        before.fieldNames().forEachRemaining(names::add);
+        after.fieldNames().forEachRemaining(names::add);
+        List<String> changes = new ArrayList<>();
+        for (String name : names) {
+            if (ignore != null && ignore.matcher(name).matches()) {
+                continue;
+            }
+            JsonNode b = before.path(name);
+            JsonNode a = after.path(name);
+            if (!sameValue(b, a)) {
+                changes.add(name + ": " + text(b) + " -> " + text(a));
+            }
+        }
+        return changes;
+    }
+
+    /** Numbers compare by value (51 equals 51.0), everything else as JSON. */
+    private static boolean sameValue(JsonNode b, JsonNode a) {
+        if (b.isNumber() && a.isNumber()) {
+            return b.decimalValue().compareTo(a.decimalValue()) == 0;
+        }
+        return b.equals(a);
+    }
+
+    private static String text(JsonNode node) {
+        return node.isMissingNode() ? "-" : node.isTextual() ? node.asText() : node.toString();
+    }
+}

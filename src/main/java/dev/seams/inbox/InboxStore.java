@@ -1,0 +1,186 @@
+package dev.seams.inbox;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * The inbox sink's tables in the target PostgreSQL database and every statement it runs on them
+ * (claim B4; seed 001). Tables are created unqualified, i.e. in the first schema of the
+ * connection's {@code search_path} (pgjdbc {@code currentSchema=...} selects it).
+ *
+ * <ul>
+ *   <li>{@value #LEDGER}: one row per written order event. Deliberately NO primary key and NO
+ *       unique index: a plain INSERT is not idempotent, as in the seed.</li>
+ *   <li>One processed-keys table per topic ({@link #keysTable(String)}, e.g.
+ *       {@code processed_keys_orders_events}): {@code id bigserial} (insertion order; the trim keeps
+ *       the highest ids and walks the primary-key index backwards, the seed's "индекс с обратной
+ *       сортировкой"), {@code msg_key} (unique: a concurrent writer of the same key, e.g. a zombie
+ *       consumer after a rebalance, fails its transaction instead of writing a duplicate),
+ *       {@code source_partition}, {@code source_offset}, {@code processed_at}.</li>
+ * </ul>
+ *
+ * <p>No statement is built from values: values are bound parameters (arrays via {@code unnest});
+ * only the keys table's name, derived from the topic name and checked against
+ * {@code [a-z0-9_]+}, is part of the SQL text. Every method runs in the caller's transaction; none
+ * commits.
+ */
+final class InboxStore {
+
+    /** The ledger table (no unique index). */
+    static final String LEDGER = "order_ledger";
+
+    private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+
+    private final Connection connection;
+    private final String keysTable;
+
+    /**
+     * @param connection a connection with auto-commit off; the caller commits
+     * @param topic      the consumed topic (selects the keys table)
+     */
+    InboxStore(Connection connection, String topic) {
+        this.connection = connection;
+        this.keysTable = keysTable(topic);
+    }
+
+    /**
+     * @param topic a Kafka topic name
+     * @return the name of its processed-keys table: {@code processed_keys_} + the topic in lower
+     *     case with every character outside {@code [a-z0-9]} replaced by {@code _}
+     *     ({@code orders.events} → {@code processed_keys_orders_events})
+     * @throws IllegalArgumentException if the result is longer than PostgreSQL's 63-character identifiers
+     */
+    static String keysTable(String topic) {
+        String name = "processed_keys_" + topic.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "_");
+        if (!IDENTIFIER.matcher(name).matches()) {
+            throw new IllegalArgumentException("topic name too long for a keys table: " + topic);
+        }
+        return name;
+    }
+
+    /**
+     * Creates the ledger and, in mode inbox, the keys table if they do not exist.
+     *
+     * @throws SQLException if the DDL fails
+     */
+    void createTables(InboxMode mode) throws SQLException {
+        try (Statement st = connection.createStatement()) {
+            st.execute("CREATE TABLE IF NOT EXISTS " + LEDGER + " ("
+                    + "order_id bigint NOT NULL, customer_id integer NOT NULL, amount numeric(12,2) NOT NULL, "
+                    + "source_partition integer NOT NULL, source_offset bigint NOT NULL, "
+                    + "written_at timestamptz NOT NULL DEFAULT clock_timestamp())");
+            if (mode == InboxMode.INBOX) {
+                st.execute("CREATE TABLE IF NOT EXISTS " + keysTable + " ("
+                        + "id bigserial PRIMARY KEY, msg_key text NOT NULL UNIQUE, "
+                        + "source_partition integer NOT NULL, source_offset bigint NOT NULL, "
+                        + "processed_at timestamptz NOT NULL DEFAULT clock_timestamp())");
+            }
+        }
+    }
+
+    /**
+     * @param keys message keys of a poll
+     * @return those already in the keys table
+     * @throws SQLException if the query fails
+     */
+    Set<String> processed(Collection<String> keys) throws SQLException {
+        Set<String> found = new HashSet<>();
+        if (keys.isEmpty()) {
+            return found;
+        }
+        try (PreparedStatement st = connection.prepareStatement(
+                "SELECT msg_key FROM " + keysTable + " WHERE msg_key = ANY(?)")) {
+            st.setArray(1, connection.createArrayOf("text", keys.toArray()));
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    found.add(rs.getString(1));
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * Inserts one ledger row per entry with one statement.
+     *
+     * @return rows inserted
+     * @throws SQLException if the insert fails
+     */
+    int insertLedger(List<LedgerEntry> entries) throws SQLException {
+        return insert("INSERT INTO " + LEDGER + " (order_id, customer_id, amount, source_partition, source_offset) "
+                + "SELECT * FROM unnest(?::bigint[], ?::int[], ?::numeric[], ?::int[], ?::bigint[])", entries, List.of(
+                new Column("int8", LedgerEntry::orderId), new Column("int4", LedgerEntry::customerId),
+                new Column("numeric", LedgerEntry::amount), PARTITION, OFFSET));
+    }
+
+    /**
+     * Records the entries' keys as processed, in entry order (ids ascending), with one statement.
+     *
+     * @return keys inserted
+     * @throws SQLException if the insert fails, e.g. a key is already there (unique violation)
+     */
+    int insertKeys(List<LedgerEntry> entries) throws SQLException {
+        return insert("INSERT INTO " + keysTable + " (msg_key, source_partition, source_offset) "
+                + "SELECT m, p, o FROM unnest(?::text[], ?::int[], ?::bigint[]) WITH ORDINALITY AS k(m, p, o, n) ORDER BY n",
+                entries, List.of(new Column("text", LedgerEntry::key), PARTITION, OFFSET));
+    }
+
+    /**
+     * Trims the keys table to its newest {@code keep} rows (highest ids): the seed's clean-up
+     * script, {@code DELETE ... WHERE id <= (SELECT id ... ORDER BY id DESC OFFSET keep LIMIT 1)}.
+     *
+     * @param keep rows to keep, >= 1
+     * @return rows deleted
+     * @throws SQLException if the delete fails
+     */
+    int trim(int keep) throws SQLException {
+        try (PreparedStatement st = connection.prepareStatement("DELETE FROM " + keysTable
+                + " WHERE id <= (SELECT id FROM " + keysTable + " ORDER BY id DESC OFFSET ? LIMIT 1)")) {
+            st.setInt(1, keep);
+            return st.executeUpdate();
+        }
+    }
+
+    /**
+     * @return the id of the open transaction ({@code txid_current()}; assigns one if none), which
+     *     {@code txid_status(id)} later reports as committed or aborted
+     * @throws SQLException if the query fails
+     */
+    long txid() throws SQLException {
+        try (Statement st = connection.createStatement(); ResultSet rs = st.executeQuery("SELECT txid_current()")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    /** One bound array parameter: its PostgreSQL element type and how an entry gives its value. */
+    private record Column(String type, Function<LedgerEntry, Object> value) {
+    }
+
+    private static final Column PARTITION = new Column("int4", LedgerEntry::partition);
+    private static final Column OFFSET = new Column("int8", LedgerEntry::offset);
+
+    /** Runs an {@code INSERT ... SELECT FROM unnest(...)} with one array parameter per column. */
+    private int insert(String sql, List<LedgerEntry> entries, List<Column> columns) throws SQLException {
+        if (entries.isEmpty()) {
+            return 0;
+        }
+        try (PreparedStatement st = connection.prepareStatement(sql)) {
+            for (int i = 0; i < columns.size(); i++) {
+                Column column = columns.get(i);
+                st.setArray(i + 1, connection.createArrayOf(column.type(), entries.stream().map(column.value()).toArray()));
+            }
+            return st.executeUpdate();
+        }
+    }
+}

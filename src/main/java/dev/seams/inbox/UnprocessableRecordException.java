@@ -1,0 +1,20 @@
+package dev.seams.inbox;
+
+/**
+ * A record of the inbox sink's topic whose value is not an order event. The inbox sink does not
+ * skip it (that would lose it silently, claim B2): it stops without committing the poll that holds
+ * it, and {@code seams inbox} exits with status 3. The message names topic, partition, offset and
+ * the parser's reason.
+ */
+public final class UnprocessableRecordException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * @param message where the record is and why it cannot be processed
+     * @param cause   the parse error
+     */
+    public UnprocessableRecordException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

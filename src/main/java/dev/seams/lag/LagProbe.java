@@ -1,0 +1,190 @@
+package dev.seams.lag;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Lag of a consumer group per partition, like {@code kafka-consumer-groups --describe}, plus the
+ * last stable offset and a check of what lies behind the committed offset (claim G12, seed section
+ * "Лаг как метрика здоровья"): a lag made only of transaction control markers is told from real lag
+ * by reading the records between the committed offset and the log end (read_uncommitted) and
+ * counting data records.
+ */
+public final class LagProbe {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+
+    private final Admin admin;
+    private final String bootstrapServers;
+
+    /**
+     * @param admin            an admin client of the cluster (not closed here)
+     * @param bootstrapServers the same cluster, for the short-lived consumer that counts data records
+     */
+    public LagProbe(Admin admin, String bootstrapServers) {
+        this.admin = admin;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    /**
+     * Describes every partition the group has committed offsets for.
+     *
+     * @param group consumer group id
+     * @return one entry per partition, ordered by topic and partition; empty if the group has no offsets
+     * @throws IllegalStateException if the broker does not answer within 60 s
+     */
+    public List<PartitionLag> describe(String group) {
+        Map<TopicPartition, OffsetAndMetadata> committed = get(admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata());
+        return describe(group, committed);
+    }
+
+    /**
+     * Describes the given partitions of a topic for the group (partitions without committed offsets
+     * show committed = -1 and count the whole log as lag).
+     *
+     * @param group consumer group id
+     * @param topic topic
+     * @return one entry per partition of the topic
+     */
+    public List<PartitionLag> describe(String group, String topic) {
+        Map<TopicPartition, OffsetAndMetadata> all = get(admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata());
+        Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
+        for (TopicPartition tp : partitions(topic)) {
+            committed.put(tp, all.get(tp));
+        }
+        return describe(group, committed);
+    }
+
+    /**
+     * The cheap form for sampling: log end offset − committed offset summed over the topic's
+     * partitions, without reading records.
+     *
+     * @return the group's total lag on the topic, in offsets
+     */
+    public long totalLag(String group, String topic) {
+        Map<TopicPartition, OffsetAndMetadata> all = get(admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata());
+        List<TopicPartition> partitions = partitions(topic);
+        Map<TopicPartition, Long> logEnd = offsets(partitions, IsolationLevel.READ_UNCOMMITTED);
+        long lag = 0;
+        for (TopicPartition tp : partitions) {
+            OffsetAndMetadata om = all.get(tp);
+            lag += logEnd.get(tp) - (om == null ? 0 : om.offset());
+        }
+        return lag;
+    }
+
+    private List<PartitionLag> describe(String group, Map<TopicPartition, OffsetAndMetadata> committed) {
+        if (committed.isEmpty()) {
+            return List.of();
+        }
+        Map<TopicPartition, Long> logEnd = offsets(committed.keySet(), IsolationLevel.READ_UNCOMMITTED);
+        Map<TopicPartition, Long> lastStable = offsets(committed.keySet(), IsolationLevel.READ_COMMITTED);
+        Map<TopicPartition, Long> from = new HashMap<>();
+        committed.forEach((tp, om) -> from.put(tp, om == null ? 0L : om.offset()));
+        Map<TopicPartition, Long> dataBehind = countDataRecords(from, logEnd);
+        List<PartitionLag> result = new ArrayList<>();
+        for (TopicPartition tp : committed.keySet()) {
+            OffsetAndMetadata om = committed.get(tp);
+            result.add(new PartitionLag(group, tp.topic(), tp.partition(), om == null ? -1 : om.offset(),
+                    logEnd.get(tp), lastStable.get(tp), dataBehind.getOrDefault(tp, 0L)));
+        }
+        result.sort(Comparator.comparing(PartitionLag::topic).thenComparingInt(PartitionLag::partition));
+        return result;
+    }
+
+    private List<TopicPartition> partitions(String topic) {
+        return get(admin.describeTopics(List.of(topic)).allTopicNames()).get(topic).partitions().stream()
+                .map(p -> new TopicPartition(topic, p.partition())).toList();
+    }
+
+    private Map<TopicPartition, Long> offsets(java.util.Collection<TopicPartition> partitions, IsolationLevel isolation) {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        partitions.forEach(tp -> request.put(tp, OffsetSpec.latest()));
+        Map<TopicPartition, ListOffsetsResultInfo> info =
+                get(admin.listOffsets(request, new ListOffsetsOptions(isolation)).all());
+        Map<TopicPartition, Long> result = new HashMap<>();
+        info.forEach((tp, i) -> result.put(tp, i.offset()));
+        return result;
+    }
+
+    /** Data records in [from, to) per partition, read read_uncommitted (control markers are never returned). */
+    private Map<TopicPartition, Long> countDataRecords(Map<TopicPartition, Long> from, Map<TopicPartition, Long> to) {
+        Map<TopicPartition, Long> counts = new HashMap<>();
+        List<TopicPartition> behind = from.keySet().stream().filter(tp -> from.get(tp) < to.get(tp)).toList();
+        if (behind.isEmpty()) {
+            return counts;
+        }
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            consumer.assign(behind);
+            behind.forEach(tp -> consumer.seek(tp, from.get(tp)));
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (behind.stream().anyMatch(tp -> consumer.position(tp) < to.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read up to the log end offsets " + to);
+                }
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                    if (r.offset() < to.get(tp)) {
+                        counts.merge(tp, 1L, Long::sum);
+                    }
+                }
+            }
+        }
+        return counts;
+    }
+
+    /**
+     * @return the lag table in the layout of {@code kafka-consumer-groups --describe}, with the last
+     *     stable offset, the lag against it and the data records behind added
+     */
+    public static String format(List<PartitionLag> lags) {
+        StringBuilder out = new StringBuilder(String.format("%-12s %-40s %9s %14s %14s %18s %6s %10s %11s%n",
+                "GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAST-STABLE-OFFSET",
+                "LAG", "LAG-TO-LSO", "DATA-BEHIND"));
+        for (PartitionLag l : lags) {
+            out.append(String.format("%-12s %-40s %9d %14s %14d %18d %6d %10d %11d%s%n", l.group(), l.topic(),
+                    l.partition(), l.committed() < 0 ? "-" : Long.toString(l.committed()), l.logEnd(), l.lastStable(),
+                    l.lag(), l.lagToLastStable(), l.dataRecordsBehind(), l.onlyMarkersBehind() ? "  (control markers only)" : ""));
+        }
+        return out.toString();
+    }
+
+    private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future) {
+        try {
+            return future.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking the broker", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("the broker did not answer: " + e, e);
+        }
+    }
+}

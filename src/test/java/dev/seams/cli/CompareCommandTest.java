@@ -1,0 +1,105 @@
+package dev.seams.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** {@code seams compare}: the claims whose verdict or figures changed between two guarantees.json files. */
+class CompareCommandTest {
+
+    private static final String BEFORE = """
+            {"generated_at":"2026-12-01T10:00:00Z","profile":"current",
+             "versions":{"clickhouse":"25.8.11.66","kafka":"4.1.1"},
+             "claims":[
+              {"id":"G3[n=51]","verdict":"PASS","anomalies":{"duplicate":0},"figures":{"n":51,"sum_cnt_after_replay":102,"seconds_x":3.5},"expected":{"sum_cnt_after_replay":102}},
+              {"id":"G6[optimize_on_insert=1]","verdict":"PASS","anomalies":{"duplicate":0},"figures":{"replacing_physical_rows_after_insert":3},"expected":{}},
+              {"id":"G2","verdict":"PASS","anomalies":{},"figures":{},"expected":{}},
+              {"id":"B6","verdict":"FAIL","anomalies":{},"figures":{"latency_p99_ms":800},"expected":{}}]}
+            """;
+    private static final String AFTER = """
+            {"generated_at":"2026-12-02T10:00:00Z","profile":"candidate",
+             "versions":{"clickhouse":"26.3.33.24","kafka":"4.1.1"},
+             "claims":[
+              {"id":"G3[n=51]","verdict":"PASS","anomalies":{"duplicate":0},"figures":{"n":51.0,"sum_cnt_after_replay":102,"seconds_x":9.1},"expected":{"sum_cnt_after_replay":102}},
+              {"id":"G6[optimize_on_insert=1]","verdict":"FAIL","anomalies":{"duplicate":2},"figures":{"replacing_physical_rows_after_insert":5},"expected":{}},
+              {"id":"B6","verdict":"PASS","anomalies":{},"figures":{"latency_p99_ms":1240},"expected":{}},
+              {"id":"B9","verdict":"PASS","anomalies":{},"figures":{},"expected":{}}]}
+            """;
+
+    private static JsonNode json(String text) throws Exception {
+        return new ObjectMapper().readTree(text);
+    }
+
+    @Test
+    void listsChangedClaimsAndWhatGotWorse() throws Exception {
+        CompareCommand.Comparison c = CompareCommand.compare(json(BEFORE), json(AFTER), Pattern.compile("seconds.*"));
+
+        assertThat(c.lines()).containsSubsequence(
+                "profile: current -> candidate",
+                "versions:",
+                "  clickhouse: 25.8.11.66 -> 26.3.33.24",
+                "claims:",
+                "  G6[optimize_on_insert=1]:",
+                "    verdict PASS -> FAIL",
+                "    figure replacing_physical_rows_after_insert: 3 -> 5",
+                "    anomaly duplicate: 0 -> 2",
+                "  B6:",
+                "    verdict FAIL -> PASS",
+                "    figure latency_p99_ms: 800 -> 1240",
+                "  B9: only after (PASS)",
+                "  G2: only before (PASS)");
+        assertThat(String.join("\n", c.lines())).doesNotContain("G3[n=51]").doesNotContain("kafka:");
+        assertThat(c.changed()).isEqualTo(4);
+        assertThat(c.worse()).containsExactly("G6[optimize_on_insert=1]", "G2");
+        assertThat(c.lines()).last().asString().isEqualTo("summary: 5 claims, 4 changed, 2 worse [G6[optimize_on_insert=1], G2]");
+    }
+
+    @Test
+    void withoutAnIgnorePatternTimingsCountToo() throws Exception {
+        CompareCommand.Comparison c = CompareCommand.compare(json(BEFORE), json(AFTER), null);
+        assertThat(c.lines()).contains("  G3[n=51]:", "    figure seconds_x: 3.5 -> 9.1");
+    }
+
+    @Test
+    void sameReportsCompareEqual() throws Exception {
+        CompareCommand.Comparison c = CompareCommand.compare(json(AFTER), json(AFTER), null);
+        assertThat(c.changed()).isZero();
+        assertThat(c.worse()).isEmpty();
+        assertThat(c.lines()).containsExactly("claims:", "  (no claim changed)", "summary: 4 claims, 0 changed, 0 worse");
+    }
+
+    @Test
+    void exitStatusFromTheCommandLine(@TempDir Path dir) throws Exception {
+        Path before = Files.writeString(dir.resolve("before.json"), BEFORE);
+        Path after = Files.writeString(dir.resolve("after.json"), AFTER);
+        Path notReport = Files.writeString(dir.resolve("x.json"), "{\"a\":1}");
+        PrintStream stdout = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int worse;
+        int same;
+        int unreadable;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            worse = new CommandLine(new CompareCommand()).execute(before.toString(), after.toString());
+            same = new CommandLine(new CompareCommand()).execute(after.toString(), after.toString());
+            unreadable = new CommandLine(new CompareCommand()).execute(before.toString(), notReport.toString());
+        } finally {
+            System.setOut(stdout);
+        }
+        assertThat(worse).isEqualTo(CompareCommand.WORSE);
+        assertThat(same).isZero();
+        assertThat(unreadable).isEqualTo(CompareCommand.UNREADABLE);
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("before: " + before + " (profile current, 2026-12-01T10:00:00Z)")
+                .contains("verdict PASS -> FAIL");
+    }
+}

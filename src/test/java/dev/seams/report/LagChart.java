@@ -1,0 +1,87 @@
+package dev.seams.report;
+
+import dev.seams.stand.LagSampler;
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Rectangle;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.jfree.chart.ChartFactory;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.xy.XYSeries;
+import org.jfree.data.xy.XYSeriesCollection;
+import org.jfree.svg.SVGGraphics2D;
+
+/**
+ * Lag over time as an SVG chart (JFreeChart drawn on JFreeSVG): time in seconds on x, lag in
+ * offsets per consumer group and topic on y, each mark (kill -9, restart) as a labelled vertical line.
+ */
+public final class LagChart {
+
+    private static final int WIDTH = 900;
+    private static final int HEIGHT = 420;
+
+    private LagChart() {
+    }
+
+    /**
+     * Writes the chart.
+     *
+     * @param file    target .svg file (parent directories are created)
+     * @param title   chart title
+     * @param samples the sampled lags
+     * @param marks   events to draw as vertical lines
+     */
+    public static void write(Path file, String title, List<LagSampler.Sample> samples, List<LagSampler.Mark> marks) {
+        XYSeriesCollection data = new XYSeriesCollection();
+        for (String name : LagSampler.SERIES.keySet()) {
+            XYSeries series = new XYSeries(name);
+            for (LagSampler.Sample s : samples) {
+                Long lag = s.lags().get(name);
+                if (lag != null) {
+                    series.add(s.seconds(), lag);
+                }
+            }
+            data.addSeries(series);
+        }
+        JFreeChart chart = ChartFactory.createXYLineChart(title, "seconds", "lag (offsets)", data);
+        chart.setBackgroundPaint(Color.WHITE);
+        XYPlot plot = chart.getXYPlot();
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setDomainGridlinePaint(Color.LIGHT_GRAY);
+        plot.setRangeGridlinePaint(Color.LIGHT_GRAY);
+        for (int i = 0; i < data.getSeriesCount(); i++) {
+            plot.getRenderer().setSeriesStroke(i, new BasicStroke(2f));
+        }
+        plot.getDomainAxis().setUpperMargin(0.08);
+        int index = 0;
+        for (LagSampler.Mark mark : marks) {
+            ValueMarker marker = new ValueMarker(mark.seconds());
+            marker.setPaint(mark.label().startsWith("kill") ? Color.RED : new Color(0, 128, 0));
+            marker.setStroke(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
+            marker.setLabel(mark.label());
+            marker.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+            // alternate label heights so marks close in time stay readable
+            marker.setLabelAnchor(index % 2 == 0 ? RectangleAnchor.TOP_RIGHT : RectangleAnchor.RIGHT);
+            marker.setLabelTextAnchor(index % 2 == 0 ? TextAnchor.TOP_LEFT : TextAnchor.CENTER_LEFT);
+            index++;
+            plot.addDomainMarker(marker);
+        }
+        SVGGraphics2D svg = new SVGGraphics2D(WIDTH, HEIGHT);
+        chart.draw(svg, new Rectangle(0, 0, WIDTH, HEIGHT));
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, svg.getSVGDocument());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+}

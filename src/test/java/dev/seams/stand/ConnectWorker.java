@@ -1,0 +1,117 @@
+package dev.seams.stand;
+
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import io.debezium.testing.testcontainers.DebeziumContainer;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+import org.testcontainers.DockerClientFactory;
+
+/**
+ * The Kafka Connect worker as a fault target (claim B3): SIGKILL of its container (the worker JVM is
+ * the container's PID 1, in the official image and the substitute alike), restart of the same
+ * container (its REST port is bound to a fixed host port by {@link Stand}, so it survives), and
+ * the REST calls the fault tests need.
+ */
+public final class ConnectWorker {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private final DebeziumContainer container;
+    private final DockerClient docker = DockerClientFactory.instance().client();
+
+    /** @param container the stand's Connect container */
+    public ConnectWorker(DebeziumContainer container) {
+        this.container = container;
+    }
+
+    /**
+     * Sends SIGKILL to the worker and waits until the container stopped.
+     *
+     * @return the container's exit code: 137 proves the kill
+     */
+    public int kill() {
+        docker.killContainerCmd(container.getContainerId()).withSignal("KILL").exec();
+        await("Connect container stopped").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200))
+                .until(() -> !Boolean.TRUE.equals(inspect().getState().getRunning()));
+        return inspect().getState().getExitCodeLong().intValue();
+    }
+
+    /** Starts the same container again and waits until the connector's task runs. */
+    public void restart(String connector) {
+        docker.startContainerCmd(container.getContainerId()).exec();
+        awaitTaskRunning(connector);
+    }
+
+    /** Waits (up to 3 min) until the connector's task 0 reports RUNNING. */
+    public void awaitTaskRunning(String connector) {
+        await("connector " + connector + " task RUNNING").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+                .ignoreExceptions()
+                .until(() -> "RUNNING".equals(get("/connectors/" + connector + "/status").path("tasks").path(0).path("state").asText()));
+    }
+
+    /**
+     * Registers a connector through the REST API.
+     *
+     * @throws IllegalStateException unless Connect answers 201
+     */
+    public void register(String name, Map<String, String> config) {
+        send(HttpRequest.newBuilder(uri("/connectors")).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json(Map.of("name", name, "config", config)))), 201);
+    }
+
+    /** Deletes a connector (its offsets stay in Connect's topics). */
+    public void delete(String name) {
+        send(HttpRequest.newBuilder(uri("/connectors/" + name)).DELETE(), 204);
+    }
+
+    /** @return the JSON answer of a GET */
+    public JsonNode get(String path) {
+        try {
+            return JSON.readTree(send(HttpRequest.newBuilder(uri(path)).GET(), 200));
+        } catch (IOException e) {
+            throw new IllegalStateException("Connect answered no JSON for " + path, e);
+        }
+    }
+
+    private String send(HttpRequest.Builder request, int expected) {
+        try {
+            HttpResponse<String> response = HTTP.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != expected) {
+                throw new IllegalStateException("Connect answered " + response.statusCode() + ": " + response.body());
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new IllegalStateException("Connect REST call failed: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private URI uri(String path) {
+        return URI.create(container.getTarget() + path);
+    }
+
+    private InspectContainerResponse inspect() {
+        return docker.inspectContainerCmd(container.getContainerId()).exec();
+    }
+
+    private static String json(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

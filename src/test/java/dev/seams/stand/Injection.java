@@ -1,0 +1,204 @@
+package dev.seams.stand;
+
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seams.sink.SinkOptions;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Records a test writes straight into the stand's topics with a plain producer, as a broken or
+ * foreign producer would (claims G10, G11, B2), and the clean-up that keeps claims order-independent.
+ *
+ * <p>Opening an injection resets {@code ds-sink} to the current end of {@code customer.totals}, so
+ * the next sink run reads only what the test writes. Records written into {@code customer.totals}
+ * would stay there and change what every later claim reads from the start of that topic (G1 counts
+ * {@code bad=0}; {@link Topics#latestTotals()} parses every record). {@link #close()} therefore
+ * removes them: it inserts one order per PostgreSQL customer (PG stays the truth; totals change
+ * by those orders), waits until ds-streams has written a fresh snapshot of every customer after
+ * the injected records, and deletes the touched partitions up to the end of the injection with
+ * the admin API's {@code deleteRecords} (the log start offset moves; ds-sink, whose committed
+ * offsets are then below it, restarts at the new start). Records injected into
+ * {@code orders.events} are not removed: ds-streams has consumed them and keeps its state.
+ */
+public final class Injection implements AutoCloseable {
+
+    /** Amount of each clean-up order (currency units). */
+    public static final String SCRUB_AMOUNT = "0.01";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Stand stand;
+    private final Topics topics;
+    private final KafkaProducer<byte[], byte[]> producer;
+    private final Map<TopicPartition, Long> totalsEnd = new HashMap<>();
+    private final Set<TopicPartition> touched = new HashSet<>();
+
+    private Injection(Stand stand) {
+        this.stand = stand;
+        this.topics = Topics.of(stand);
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stand.bootstrapServers());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        this.producer = new KafkaProducer<>(props);
+    }
+
+    /**
+     * Opens an injection and points {@code ds-sink} at the current end of {@code customer.totals}.
+     *
+     * @param stand the running stand (settled: nothing is flowing)
+     * @return the injection; close it, also when the test fails
+     */
+    public static Injection open(Stand stand) {
+        Injection injection = new Injection(stand);
+        injection.topics.resetGroup(SinkOptions.DEFAULT_GROUP, injection.topics.endOffsets(Stand.CUSTOMER_TOTALS));
+        return injection;
+    }
+
+    /**
+     * Writes one record and waits for the broker's acknowledgement.
+     *
+     * @param topic   the topic
+     * @param key     key bytes (null for none)
+     * @param value   value bytes (null: a tombstone)
+     * @param headers headers to attach (may be null)
+     * @return where it landed
+     * @throws IllegalStateException if the broker refused it or did not answer within 60 s
+     */
+    public RecordMetadata send(String topic, byte[] key, byte[] value, Headers headers) {
+        try {
+            RecordMetadata metadata = producer.send(new ProducerRecord<>(topic, null, key, value, headers))
+                    .get(60, TimeUnit.SECONDS);
+            if (Stand.CUSTOMER_TOTALS.equals(topic)) {
+                TopicPartition tp = new TopicPartition(topic, metadata.partition());
+                touched.add(tp);
+                totalsEnd.merge(tp, metadata.offset() + 1, Math::max);
+            }
+            return metadata;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot write to " + topic, e);
+        }
+    }
+
+    /** {@link #send(String, byte[], byte[], Headers)} with a UTF-8 key. */
+    public RecordMetadata send(String topic, String key, byte[] value, Headers headers) {
+        return send(topic, key == null ? null : key.getBytes(StandardCharsets.UTF_8), value, headers);
+    }
+
+    /**
+     * @return every record of the topic (read_committed) at or after the given offsets, in partition
+     *     order; partitions absent from {@code from} are read from their start
+     */
+    public List<ConsumerRecord<byte[], byte[]>> since(String topic, Map<TopicPartition, Long> from) {
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        topics.readAll(topic, "read_committed", r -> {
+            if (r.offset() >= from.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L)) {
+                records.add(r);
+            }
+        });
+        return records;
+    }
+
+    /** @return the SHA-256 of the bytes as lowercase hex, or {@code "null"} for null (a tombstone) */
+    public static String sha256(byte[] bytes) {
+        if (bytes == null) {
+            return "null";
+        }
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The snapshot ds-streams would write for these totals, e.g.
+     * {@code {"customer_id":1,"orders":12,"total":"501.33"}}.
+     */
+    public static byte[] snapshot(int customerId, Totals totals) {
+        return ("{\"customer_id\":" + customerId + ",\"orders\":" + totals.orders() + ",\"total\":\""
+                + totals.total().toPlainString() + "\"}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Removes what was written to {@code customer.totals} (see the class comment) and waits until
+     * the pipeline matches PostgreSQL again.
+     */
+    @Override
+    public void close() {
+        producer.close(Duration.ofSeconds(10));
+        if (touched.isEmpty()) {
+            return;
+        }
+        Pg pg = Pg.of(stand);
+        Set<Integer> customers = pg.truth().keySet();
+        long eventsBefore = topics.totalEndOffset(Stand.ORDERS_EVENTS);
+        try (Connection c = stand.pg(); Statement st = c.createStatement()) {
+            st.executeUpdate("INSERT INTO orders (customer_id, amount) SELECT DISTINCT customer_id, " + SCRUB_AMOUNT
+                    + " FROM orders");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot insert the clean-up orders", e);
+        }
+        Pipeline.awaitOrdersEvents(stand, eventsBefore + customers.size());
+        await("a ds-streams snapshot of every customer after the injected records").atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .until(() -> freshCustomers().containsAll(customers));
+        Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
+        totalsEnd.forEach((tp, end) -> delete.put(tp, RecordsToDelete.beforeOffset(end)));
+        try {
+            stand.admin().deleteRecords(delete).all().get(60, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot delete the injected records " + totalsEnd, e);
+        }
+        Pipeline.awaitStreamsMatchesPg(stand);
+    }
+
+    /** Customers with a committed ds-streams snapshot after the injected records of their partition. */
+    private Set<Integer> freshCustomers() throws IOException {
+        Set<Integer> fresh = new HashSet<>();
+        for (ConsumerRecord<byte[], byte[]> r : since(Stand.CUSTOMER_TOTALS, totalsEnd)) {
+            TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+            if (r.offset() >= totalsEnd.getOrDefault(tp, 0L)) {
+                JsonNode v = JSON.readTree(r.value());
+                fresh.add(v.get("customer_id").asInt());
+            }
+        }
+        return fresh;
+    }
+}

@@ -1,0 +1,98 @@
+package dev.seams.stand;
+
+import dev.seams.lag.LagProbe;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Samples the lag of every boundary of the pipeline on a fixed period while a fault test runs
+ * (issue "lag over time"): ds-streams on {@code orders.events} and on its repartition topic, and
+ * ds-sink on {@code customer.totals}, in offsets, plus named marks (kill, restart) on the same clock.
+ */
+public final class LagSampler implements AutoCloseable {
+
+    /** One sample: seconds since the sampler started and the lag per series. */
+    public record Sample(double seconds, Map<String, Long> lags) {
+    }
+
+    /** An event on the time axis (e.g. "kill -9", "restart"). */
+    public record Mark(double seconds, String label) {
+    }
+
+    /** The series this sampler records, in order: series name → (group, topic). */
+    public static final Map<String, String[]> SERIES = new LinkedHashMap<>();
+
+    static {
+        SERIES.put("ds-streams on orders.events", new String[] {Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS});
+        SERIES.put("ds-streams on repartition", new String[] {Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC});
+        SERIES.put("ds-sink on customer.totals", new String[] {"ds-sink", Stand.CUSTOMER_TOTALS});
+    }
+
+    private final LagProbe probe;
+    private final long startNanos = System.nanoTime();
+    private final List<Sample> samples = new ArrayList<>();
+    private final List<Mark> marks = new ArrayList<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "lag-sampler");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /**
+     * Starts sampling.
+     *
+     * @param stand    the stand
+     * @param periodMs sampling period in milliseconds
+     */
+    public LagSampler(Stand stand, long periodMs) {
+        this.probe = Topics.of(stand).lagProbe();
+        timer.scheduleWithFixedDelay(this::sample, 0, periodMs, TimeUnit.MILLISECONDS);
+    }
+
+    private void sample() {
+        Map<String, Long> lags = new LinkedHashMap<>();
+        try {
+            SERIES.forEach((name, gt) -> lags.put(name, probe.totalLag(gt[0], gt[1])));
+        } catch (RuntimeException e) {
+            return; // a missed sample (broker busy) is a gap in the chart, not a failure
+        }
+        synchronized (this) {
+            samples.add(new Sample(now(), lags));
+        }
+    }
+
+    private double now() {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    /** Records an event at the current time. */
+    public synchronized void mark(String label) {
+        marks.add(new Mark(now(), label));
+    }
+
+    /** @return the samples so far */
+    public synchronized List<Sample> samples() {
+        return List.copyOf(samples);
+    }
+
+    /** @return the marks so far */
+    public synchronized List<Mark> marks() {
+        return List.copyOf(marks);
+    }
+
+    /** Stops sampling. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        try {
+            timer.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
