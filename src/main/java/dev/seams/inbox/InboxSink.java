@@ -1,11 +1,11 @@
 package dev.seams.inbox;
 
+import dev.seams.sink.PollSession;
+
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +15,6 @@ import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -103,35 +102,15 @@ public final class InboxSink {
     }
 
     private void consume(KafkaConsumer<byte[], byte[]> consumer, Counters counters) {
-        Instant started = Instant.now();
-        Instant[] lastActivity = {null};
-        consumer.subscribe(List.of(options.topic()), new ConsumerRebalanceListener() {
-            @Override
-            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                if (lastActivity[0] == null) {
-                    lastActivity[0] = Instant.now();
-                }
-            }
-
-            @Override
-            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            }
-        });
+        PollSession session = new PollSession(options.runFor(), options.untilIdle());
+        session.subscribe(consumer, options.topic(), partitions -> { });
         long poll = 0;
         long backoffMs = FIRST_BACKOFF_MS;
-        while (!shouldStop(started, lastActivity[0])) {
-            ConsumerRecords<byte[], byte[]> records;
-            try {
-                records = consumer.poll(POLL);
-            } catch (KafkaException e) {
-                counters.fetchErrors++;
-                LOG.warn("fetch failed: {}", e.toString());
-                continue;
-            }
+        while (session.running()) {
+            ConsumerRecords<byte[], byte[]> records = session.poll(consumer, POLL);
             if (records.isEmpty()) {
                 continue;
             }
-            lastActivity[0] = Instant.now();
             poll++;
             PollBatch batch = PollBatch.of(records);
             Written written;
@@ -159,13 +138,14 @@ public final class InboxSink {
             for (TopicPartition tp : records.partitions()) {
                 commit.put(tp, new OffsetAndMetadata(consumer.position(tp)));
             }
-            if (!commit(consumer, commit, counters, () -> shouldStop(started, lastActivity[0]))) {
+            if (!commit(consumer, commit, counters, () -> !session.running())) {
                 counters.uncommitted = records.count();
                 break;
             }
             options.crash().maybeCrash(CrashPoint.AFTER_OFFSET_COMMIT, poll, written.detail);
             counters.add(batch, written);
         }
+        counters.fetchErrors = session.fetchErrors();
     }
 
     /**
@@ -262,12 +242,6 @@ public final class InboxSink {
         } catch (SQLException e) {
             LOG.warn("rollback failed (the server rolls back when the connection closes): {}", e.toString());
         }
-    }
-
-    private boolean shouldStop(Instant started, Instant lastActivity) {
-        Instant now = Instant.now();
-        return options.runFor() != null ? now.isAfter(started.plus(options.runFor()))
-                : lastActivity != null && now.isAfter(lastActivity.plus(options.untilIdle()));
     }
 
     private Properties consumerProperties() {

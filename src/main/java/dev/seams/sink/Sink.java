@@ -6,7 +6,6 @@ import dev.seams.dlq.DeadLetters;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -15,7 +14,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -78,44 +76,25 @@ public final class Sink {
      */
     public SinkSummary run() {
         Counters counters = new Counters();
+        PollSession session = new PollSession(options.runFor(), options.untilIdle());
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties());
              DeadLetterWriter deadLetters = new DeadLetterWriter(options.bootstrapServers(),
                      options.groupId() + "-" + options.mode().cliName() + "-dlq");
              Client client = options.clickhouse().open()) {
             ClickHouseWriter writer = new ClickHouseWriter(client, options.clickhouse().database());
-            Instant started = Instant.now();
-            Instant[] lastActivity = {null};
             Set<TopicPartition> rewound = new HashSet<>();
-            consumer.subscribe(List.of(options.mode().topic()), new ConsumerRebalanceListener() {
-                @Override
-                public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                    if (options.fromStart()) {
-                        List<TopicPartition> fresh = partitions.stream().filter(rewound::add).toList();
-                        consumer.seekToBeginning(fresh);
-                    }
-                    if (lastActivity[0] == null) {
-                        lastActivity[0] = Instant.now();
-                    }
-                }
-
-                @Override
-                public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            session.subscribe(consumer, options.mode().topic(), partitions -> {
+                List<TopicPartition> fresh = partitions.stream().filter(rewound::add).toList();
+                if (options.fromStart() && !fresh.isEmpty()) {   // an empty list would rewind every assigned partition
+                    consumer.seekToBeginning(fresh);
                 }
             });
             long backoffMs = 200;
-            while (!shouldStop(started, lastActivity[0])) {
-                ConsumerRecords<byte[], byte[]> records;
-                try {
-                    records = consumer.poll(POLL);
-                } catch (KafkaException e) {
-                    counters.fetchErrors++;
-                    LOG.warn("fetch failed: {}", e.toString());
-                    continue;
-                }
+            while (session.running()) {
+                ConsumerRecords<byte[], byte[]> records = session.poll(consumer, POLL);
                 if (records.isEmpty()) {
                     continue;
                 }
-                lastActivity[0] = Instant.now();
                 Batch batch = map(records);
                 RuntimeException failure = null;
                 try {
@@ -157,7 +136,7 @@ public final class Sink {
             }
         }
         SinkSummary summary = new SinkSummary(counters.inserted, counters.bad, counters.tombstones, counters.dlqErrors,
-                counters.insertErrors, counters.fetchErrors, options.dup(), options.fromStart(),
+                counters.insertErrors, session.fetchErrors(), options.dup(), options.fromStart(),
                 options.mode().cliName(), counters.uncommitted);
         LOG.info(summary.line());
         return summary;
@@ -190,14 +169,6 @@ public final class Sink {
             }
         }
         return batch;
-    }
-
-    private boolean shouldStop(Instant started, Instant lastActivity) {
-        Instant now = Instant.now();
-        if (options.runFor() != null) {
-            return now.isAfter(started.plus(options.runFor()));
-        }
-        return lastActivity != null && now.isAfter(lastActivity.plus(options.untilIdle()));
     }
 
     private Properties consumerProperties() {
@@ -237,7 +208,6 @@ public final class Sink {
         long tombstones;
         long dlqErrors;
         long insertErrors;
-        long fetchErrors;
         long uncommitted;
     }
 }
