@@ -124,7 +124,7 @@ public final class InboxSink {
                 for (TopicPartition tp : records.partitions()) {
                     consumer.seek(tp, records.records(tp).get(0).offset());
                 }
-                sleep(backoffMs);
+                PollSession.backoff(backoffMs);
                 backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
                 continue;
             }
@@ -175,7 +175,7 @@ public final class InboxSink {
                     return false;
                 }
                 LOG.warn("offset commit failed ({}); retrying in {} ms", e.toString(), backoffMs);
-                sleep(backoffMs);
+                PollSession.backoff(backoffMs);
                 backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
             }
         }
@@ -264,14 +264,6 @@ public final class InboxSink {
         return props;
     }
 
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while backing off", e);
-        }
-    }
 
     private record Written(int inserted, int skipped, int trimmed, String detail) {
     }

@@ -94,6 +94,21 @@ public final class PollSession {
         return records;
     }
 
+    /**
+     * Waits before a failed batch is re-read (both sinks back off the same way).
+     *
+     * @param ms milliseconds to wait
+     * @throws IllegalStateException if interrupted (the interrupt flag is set again)
+     */
+    public static void backoff(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while backing off", e);
+        }
+    }
+
     /** @return polls that failed so far */
     public long fetchErrors() {
         return fetchErrors;

@@ -119,7 +119,7 @@ public final class Sink {
                         consumer.seek(tp, records.records(tp).get(0).offset());
                     }
                     counters.uncommitted = records.count();
-                    sleep(backoffMs);
+                    PollSession.backoff(backoffMs);
                     backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
                     continue;
                 }
@@ -185,14 +185,6 @@ public final class Sink {
         return props;
     }
 
-    private static void sleep(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while backing off", e);
-        }
-    }
 
     private static final class Batch {
         final Map<String, List<ObjectNode>> rowsByTable = new LinkedHashMap<>();
