@@ -14,7 +14,7 @@ import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Pipeline;
-import dev.seams.stand.Project;
+import dev.seams.report.Project;
 import dev.seams.stand.Reconciliation;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Totals;

@@ -20,7 +20,7 @@ import dev.seams.stand.Faults;
 import dev.seams.stand.JvmProcess;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Pipeline;
-import dev.seams.stand.Project;
+import dev.seams.report.Project;
 import dev.seams.stand.RogueTransaction;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;

@@ -6,37 +6,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The one API through which claim tests record evidence (DESIGN.md "The report").
- * A test calls {@link #claim(String, String)} once; {@link EvidenceExtension} closes it with the
- * verdict; {@link ReportWriter} writes everything recorded in this JVM at the end of the run.
+ * Everything recorded in this test JVM for the report (DESIGN.md "The report"): the claims opened
+ * by {@link ClaimExtension} and the suite-level facts of the header (profile, live versions, stand
+ * start seconds). {@link ReportWriter} reads it when the run ends.
  */
 public final class Evidence {
 
-    private static final ThreadLocal<ClaimEvidence> CURRENT = new ThreadLocal<>();
     private static final List<ClaimEvidence> CLAIMS = new ArrayList<>();
     private static final Map<String, Object> SUITE = new LinkedHashMap<>();
 
     private Evidence() {
     }
 
-    /**
-     * Opens the evidence of the running test's claim.
-     *
-     * @param id    the claim id from CLAIMS.md, suffixed for a parameter set ({@code G3[n=51]})
-     * @param title the claim's title
-     * @return the evidence to fill
-     * @throws IllegalStateException if this test already opened one
-     */
-    public static ClaimEvidence claim(String id, String title) {
-        if (CURRENT.get() != null) {
-            throw new IllegalStateException("this test already records claim " + CURRENT.get().id());
-        }
-        ClaimEvidence evidence = new ClaimEvidence(id, title);
-        CURRENT.set(evidence);
+    static void register(ClaimEvidence evidence) {
         synchronized (CLAIMS) {
             CLAIMS.add(evidence);
         }
-        return evidence;
     }
 
     /** Records a suite-level fact for the report header (profile, versions, stand start seconds). */
@@ -46,16 +31,16 @@ public final class Evidence {
         }
     }
 
-    static ClaimEvidence takeCurrent() {
-        ClaimEvidence evidence = CURRENT.get();
-        CURRENT.remove();
-        return evidence;
-    }
-
+    /** @return every claim entry opened so far, each followed by its parts */
     static List<ClaimEvidence> claims() {
+        List<ClaimEvidence> all = new ArrayList<>();
         synchronized (CLAIMS) {
-            return List.copyOf(CLAIMS);
+            for (ClaimEvidence c : CLAIMS) {
+                all.add(c);
+                all.addAll(c.parts());
+            }
         }
+        return all;
     }
 
     static Map<String, Object> suiteFacts() {

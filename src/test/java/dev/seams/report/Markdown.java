@@ -2,69 +2,110 @@ package dev.seams.report;
 
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
-/** Renders the human report, {@code reports/guarantees.md}, from the same data as the JSON. */
+/**
+ * Renders the human report, {@code reports/guarantees.md}, from the JSON twin (plain maps and lists):
+ * header with live versions and source, the summary table in CLAIMS.md order (NOT_RUN rows
+ * included), then one section per entry naming its test, what it exercises, the verdict's reason,
+ * every figure with its expected value and whether it was met, anomalies, negative controls,
+ * tables, charts and notes.
+ */
 final class Markdown {
 
     private Markdown() {
     }
 
     @SuppressWarnings("unchecked")
-    static String render(Map<String, Object> json, List<ClaimEvidence> claims) {
+    static String render(Map<String, Object> json) {
         StringBuilder md = new StringBuilder();
         md.append("# seams — delivery guarantees, measured\n\n");
         md.append("Generated ").append(json.get("generated_at")).append(" by `mvn verify` (profile `")
                 .append(json.get("profile")).append("`). Every figure below was measured on the real servers of this run; ")
                 .append("claim ids are those of CLAIMS.md. Machine-readable twin: `guarantees.json`.\n\n");
+        Map<String, Object> source = (Map<String, Object>) json.getOrDefault("source", Map.of());
+        md.append("Source: commit `").append(source.get("commit")).append("`").append(Boolean.TRUE.equals(source.get("dirty")) ? " with uncommitted changes" : "")
+                .append(", content hash of src/, containers/, pom.xml `").append(source.get("content_hash")).append("`.\n\n");
         md.append("| component | live version |\n|---|---|\n");
-        ((Map<String, Object>) json.get("versions")).forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
-        md.append("\nStand start: ").append(json.get("stand_start_seconds")).append(" s; suite: ")
-                .append(json.get("suite_seconds")).append(" s; verdicts: ").append(json.get("verdicts")).append(".\n\n");
-
-        md.append("## Summary\n\n| claim | title | verdict | anomalies | seconds |\n|---|---|---|---|---|\n");
-        for (ClaimEvidence c : claims) {
-            md.append("| ").append(c.id()).append(" | ").append(c.title()).append(" | **").append(c.verdict()).append("** | ")
-                    .append(anomalies(c.anomalies())).append(" | ").append(ReportWriter.round(c.seconds())).append(" |\n");
+        ((Map<String, Object>) json.getOrDefault("versions", Map.of())).forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
+        md.append("\nStand start: ").append(json.get("stand_start_seconds")).append(" s; suite (default tier): ")
+                .append(json.get("suite_seconds")).append(" s; verdicts: ").append(json.get("verdicts")).append(".\n");
+        for (Map<String, Object> run : (List<Map<String, Object>>) json.getOrDefault("runs", List.of())) {
+            md.append("Run of tier `").append(run.get("tier")).append("`: ").append(run.get("suite_seconds"))
+                    .append(" s, ended ").append(run.get("generated_at")).append(".\n");
         }
-        for (ClaimEvidence c : claims) {
-            md.append("\n## ").append(c.id()).append(" — ").append(c.title()).append(": ").append(c.verdict()).append("\n\n");
-            if (c.failure() != null) {
-                md.append("```\n").append(c.failure().strip()).append("\n```\n\n");
-            }
-            Map<String, Object> figures = c.figures();
-            Map<String, Object> expected = c.expectedValues();
-            TreeSet<String> names = new TreeSet<>(expected.keySet());
-            md.append("| figure | measured | expected |\n|---|---|---|\n");
-            for (String name : figures.keySet()) {
-                md.append("| ").append(name).append(" | ").append(figures.get(name)).append(" | ")
-                        .append(expected.containsKey(name) ? expected.get(name) : "").append(" |\n");
-                names.remove(name);
-            }
-            for (String name : names) {
-                md.append("| ").append(name).append(" | (not measured) | ").append(expected.get(name)).append(" |\n");
-            }
-            for (ClaimEvidence.Table t : c.tables()) {
-                md.append("\n").append(t.title()).append("\n\n| ").append(String.join(" | ", t.columns())).append(" |\n|");
-                md.append("---|".repeat(t.columns().size())).append("\n");
-                for (List<Object> row : t.rows()) {
-                    md.append("|");
-                    row.forEach(cell -> md.append(" ").append(cell).append(" |"));
-                    md.append("\n");
-                }
-            }
-            c.charts().forEach((file, caption) -> md.append("\n![").append(caption).append("](").append(file).append(")\n"));
-            for (String note : c.notes()) {
-                md.append("\n").append(note).append("\n");
-            }
+        List<Map<String, Object>> claims = (List<Map<String, Object>>) json.getOrDefault("claims", List.of());
+        md.append("\n## Summary\n\n| claim | title | verdict | anomalies | seconds | test |\n|---|---|---|---|---|---|\n");
+        for (Map<String, Object> c : claims) {
+            md.append("| ").append(c.get("id")).append(" | ").append(c.get("title")).append(" | **").append(c.get("verdict"))
+                    .append("** | ").append(anomalies((Map<String, Object>) c.get("anomalies"))).append(" | ")
+                    .append(c.getOrDefault("seconds", "")).append(" | ").append(c.getOrDefault("test", "")).append(" |\n");
+        }
+        for (Map<String, Object> c : claims) {
+            section(md, c);
         }
         return md.toString();
     }
 
-    private static String anomalies(Map<String, Long> anomalies) {
+    @SuppressWarnings("unchecked")
+    private static void section(StringBuilder md, Map<String, Object> c) {
+        md.append("\n## ").append(c.get("id")).append(" — ").append(c.get("title")).append(": ").append(c.get("verdict")).append("\n\n");
+        if (c.get("test") != null) {
+            md.append("Test `").append(c.get("test")).append("`");
+            List<String> exercises = (List<String>) c.getOrDefault("exercises", List.of());
+            if (!exercises.isEmpty()) {
+                md.append(" exercises ");
+                md.append(String.join(", ", exercises.stream().map(x -> "`" + x + "`").toList()));
+            }
+            md.append(".\n\n");
+        }
+        if (c.get("reason") != null) {
+            md.append("Reason: ").append(c.get("reason")).append("\n\n");
+        }
+        List<String> failures = (List<String>) c.getOrDefault("failures", List.of());
+        if (failures.size() > 1) {
+            md.append("```\n").append(String.join("\n", failures)).append("\n```\n\n");
+        }
+        Map<String, Object> figures = (Map<String, Object>) c.getOrDefault("figures", Map.of());
+        Map<String, Object> expected = (Map<String, Object>) c.getOrDefault("expected", Map.of());
+        Map<String, Object> why = (Map<String, Object>) c.getOrDefault("why", Map.of());
+        if (!figures.isEmpty()) {
+            md.append("| figure | measured | expected | why |\n|---|---|---|---|\n");
+            figures.forEach((name, value) -> md.append("| ").append(name).append(" | ").append(cell(value)).append(" | ")
+                    .append(expected.containsKey(name) ? cell(expected.get(name)) : "").append(" | ")
+                    .append(why.containsKey(name) ? cell(why.get(name)) : "").append(" |\n"));
+        }
+        Map<String, Object> controls = (Map<String, Object>) c.getOrDefault("negative_controls", Map.of());
+        controls.forEach((name, control) -> md.append("\nNegative control `").append(name).append("`: ")
+                .append(((Map<String, Object>) control).get("count")).append(" × ")
+                .append(((Map<String, Object>) control).get("shows")).append(" in the unprotected twin.\n"));
+        for (Map<String, Object> t : (List<Map<String, Object>>) c.getOrDefault("tables", List.of())) {
+            List<String> columns = (List<String>) t.get("columns");
+            md.append("\n").append(t.get("title")).append("\n\n| ").append(String.join(" | ", columns)).append(" |\n|");
+            md.append("---|".repeat(columns.size())).append("\n");
+            for (List<Object> row : (List<List<Object>>) t.get("rows")) {
+                md.append("|");
+                row.forEach(cell -> md.append(" ").append(cell(cell)).append(" |"));
+                md.append("\n");
+            }
+        }
+        ((Map<String, Object>) c.getOrDefault("charts", Map.of()))
+                .forEach((file, caption) -> md.append("\n![").append(caption).append("](").append(file).append(")\n"));
+        for (String note : (List<String>) c.getOrDefault("notes", List.of())) {
+            md.append("\n").append(note).append("\n");
+        }
+    }
+
+    private static String cell(Object value) {
+        return String.valueOf(value).replace("|", "\\|").replace("\n", " ");
+    }
+
+    private static String anomalies(Map<String, Object> anomalies) {
+        if (anomalies == null) {
+            return "";
+        }
         StringBuilder s = new StringBuilder();
         anomalies.forEach((k, v) -> {
-            if (v != 0) {
+            if (!"0".equals(String.valueOf(v))) {
                 s.append(s.isEmpty() ? "" : ", ").append(k).append("=").append(v);
             }
         });

@@ -2,10 +2,10 @@ package dev.seams.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.seams.stand.Project;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -14,14 +14,28 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
 
 /**
  * Writes {@code reports/guarantees.json} (shape fixed in CLAIMS.md) and {@code reports/guarantees.md}
- * at the end of a test run that recorded claim evidence; a run without claims (unit tests) writes
- * nothing. Registered as a JUnit Platform {@link LauncherSessionListener} (META-INF/services).
+ * at the end of a claim run (failsafe sets {@code seams.tier}); a run without claims, or a unit-test
+ * run, writes nothing. Registered as a JUnit Platform {@link LauncherSessionListener} (META-INF/services).
+ *
+ * <ul>
+ *   <li>Every claim id of {@link ClaimCatalog} appears: one entry per test (and part) that ran,
+ *       or one {@link Verdict#NOT_RUN} entry with the reason.</li>
+ *   <li>Entries are sorted by claim id in CLAIMS.md order; {@code verdicts} counts every verdict.</li>
+ *   <li>{@code source} names what the report was produced from ({@link Provenance}).</li>
+ *   <li>Tiers: a run belongs to a tier ({@code -Dseams.tier}, {@code default} or {@code faults}). The
+ *       entries of the other tiers are carried over from the existing report when it was produced
+ *       from the same source and profile, so that {@code mvn verify} followed by
+ *       {@code mvn verify -Pfaults} leaves one report holding both; otherwise they are NOT_RUN.</li>
+ *   <li>A run restricted to some test classes ({@code -Dit.test=…}, passed as {@code seams.it.test})
+ *       writes to {@code target/partial-report/}, never over the committed report.</li>
+ * </ul>
  */
 public final class ReportWriter implements LauncherSessionListener {
 
@@ -37,72 +51,176 @@ public final class ReportWriter implements LauncherSessionListener {
     @Override
     public void launcherSessionClosed(LauncherSession session) {
         List<ClaimEvidence> claims = Evidence.claims();
-        if (claims.isEmpty()) {
+        String tier = System.getProperty("seams.tier");
+        if (claims.isEmpty() || tier == null) {   // only failsafe's claim runs set seams.tier (pom.xml)
             return;
         }
-        double suiteSeconds = (System.nanoTime() - openedNanos) / 1e9;
-        write(Project.root().resolve("reports"), Evidence.suiteFacts(), claims, suiteSeconds, Instant.now());
+        String filter = System.getProperty("seams.it.test", "");
+        boolean partial = !filter.isBlank() && !filter.startsWith("${");
+        Path dir = Project.root().resolve(partial ? "target/partial-report" : "reports");
+        Run run = new Run(tier,
+                (System.nanoTime() - openedNanos) / 1e9, Instant.now(), Provenance.of(Project.root()));
+        write(dir, Evidence.suiteFacts(), claims, run, ClaimCatalog.load(), !partial);
+    }
+
+    /**
+     * One run of the suite.
+     *
+     * @param tier         {@code default} or {@code faults}
+     * @param suiteSeconds its wall time
+     * @param finished     when it ended
+     * @param source       what it ran
+     */
+    record Run(String tier, double suiteSeconds, Instant finished, Provenance source) {
     }
 
     /**
      * Writes both files.
      *
-     * @param dir          the reports directory (created if missing)
-     * @param suite        suite facts: {@code profile}, {@code versions} (map), {@code stand_start_seconds}
-     * @param claims       the claims in the order they ran
-     * @param suiteSeconds wall time of the run
-     * @param now          the generation time
+     * @param dir     the reports directory (created if missing)
+     * @param suite   suite facts: {@code profile}, {@code versions} (map), {@code stand_start_seconds}
+     * @param claims  the claims of this run, in the order they ran
+     * @param run     the run
+     * @param catalog the claim ids every report lists
+     * @param carry   whether entries of other tiers are carried over from an existing report in dir
+     * @throws UncheckedIOException if the files cannot be written
      */
-    static void write(Path dir, Map<String, Object> suite, List<ClaimEvidence> claims, double suiteSeconds, Instant now) {
-        Map<String, Object> json = toJson(suite, claims, suiteSeconds, now);
+    static void write(Path dir, Map<String, Object> suite, List<ClaimEvidence> claims, Run run, ClaimCatalog catalog,
+                      boolean carry) {
+        Map<String, Object> previous = carry ? read(dir.resolve("guarantees.json")) : Map.of();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> json = JSON.convertValue(toJson(suite, claims, run, catalog, previous), Map.class);
         try {
             Files.createDirectories(dir);
             Files.writeString(dir.resolve("guarantees.json"), JSON.writeValueAsString(json) + "\n");
-            Files.writeString(dir.resolve("guarantees.md"), Markdown.render(json, claims));
+            Files.writeString(dir.resolve("guarantees.md"), Markdown.render(json));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report to " + dir, e);
         }
     }
 
-    static Map<String, Object> toJson(Map<String, Object> suite, List<ClaimEvidence> claims, double suiteSeconds, Instant now) {
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("generated_at", now.truncatedTo(ChronoUnit.SECONDS).toString());
-        json.put("profile", suite.getOrDefault("profile", "unknown"));
-        json.put("versions", suite.getOrDefault("versions", Map.of()));
-        json.put("suite_seconds", round(suiteSeconds));
-        json.put("stand_start_seconds", suite.get("stand_start_seconds"));
-        Map<String, Long> verdicts = claims.stream().collect(Collectors.groupingBy(
-                c -> String.valueOf(c.verdict()), LinkedHashMap::new, Collectors.counting()));
-        json.put("verdicts", verdicts);
-        List<Map<String, Object>> list = new ArrayList<>();
-        for (ClaimEvidence c : claims) {
-            Map<String, Object> entry = new LinkedHashMap<>();
-            entry.put("id", c.id());
-            entry.put("title", c.title());
-            entry.put("verdict", c.verdict() == null ? "FAIL" : c.verdict().name());
-            entry.put("anomalies", c.anomalies());
-            entry.put("figures", c.figures());
-            entry.put("expected", c.expectedValues());
-            entry.put("seconds", round(c.seconds()));
-            if (c.failure() != null) {
-                entry.put("failure", c.failure());
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> toJson(Map<String, Object> suite, List<ClaimEvidence> claims, Run run, ClaimCatalog catalog,
+                                      Map<String, Object> previous) {
+        String profile = String.valueOf(suite.getOrDefault("profile", "unknown"));
+        boolean sameSource = run.source().contentHash().equals(((Map<String, Object>) previous.getOrDefault("source", Map.of())).get("content_hash"))
+                && profile.equals(previous.get("profile"));
+        List<Map<String, Object>> entries = new ArrayList<>();
+        claims.forEach(c -> entries.add(entry(c, run.tier())));
+        List<Map<String, Object>> runs = new ArrayList<>();
+        runs.add(runJson(run, suite));
+        if (sameSource) {
+            for (Map<String, Object> r : (List<Map<String, Object>>) previous.getOrDefault("runs", List.of())) {
+                if (!run.tier().equals(r.get("tier"))) {
+                    runs.add(r);
+                }
             }
-            if (!c.notes().isEmpty()) {
-                entry.put("notes", c.notes());
+            Set<String> carriedTiers = runs.stream().skip(1).map(r -> String.valueOf(r.get("tier"))).collect(Collectors.toSet());
+            for (Map<String, Object> c : (List<Map<String, Object>>) previous.getOrDefault("claims", List.of())) {
+                if (carriedTiers.contains(String.valueOf(c.get("tier"))) && !Verdict.NOT_RUN.name().equals(c.get("verdict"))) {
+                    entries.add(c);
+                }
             }
-            if (!c.charts().isEmpty()) {
-                entry.put("charts", c.charts());
-            }
-            if (!c.tables().isEmpty()) {
-                entry.put("tables", c.tables());
-            }
-            list.add(entry);
         }
-        json.put("claims", list);
+        Set<String> covered = entries.stream().map(c -> ClaimCatalog.claimId(String.valueOf(c.get("id")))).collect(Collectors.toSet());
+        for (ClaimCatalog.Entry claim : catalog.entries()) {
+            if (!covered.contains(claim.id())) {
+                Map<String, Object> notRun = new LinkedHashMap<>();
+                notRun.put("id", claim.id());
+                notRun.put("title", claim.title());
+                notRun.put("verdict", Verdict.NOT_RUN.name());
+                notRun.put("reason", claim.notRunReason());
+                notRun.put("tier", claim.tier());
+                entries.add(notRun);
+            }
+        }
+        entries.sort((a, b) -> catalog.order().compare(String.valueOf(a.get("id")), String.valueOf(b.get("id"))));
+
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("generated_at", run.finished().truncatedTo(ChronoUnit.SECONDS).toString());
+        json.put("profile", profile);
+        json.put("versions", suite.getOrDefault("versions", Map.of()));
+        Map<String, Object> defaultRun = runs.stream().filter(r -> ClaimCatalog.DEFAULT_TIER.equals(r.get("tier")))
+                .findFirst().orElse(runs.get(0));
+        json.put("suite_seconds", defaultRun.get("suite_seconds"));
+        json.put("stand_start_seconds", defaultRun.get("stand_start_seconds"));
+        json.put("source", run.source().toJson());
+        Map<String, Long> verdicts = new LinkedHashMap<>();
+        for (Verdict v : Verdict.values()) {
+            verdicts.put(v.name(), entries.stream().filter(c -> v.name().equals(c.get("verdict"))).count());
+        }
+        json.put("verdicts", verdicts);
+        json.put("runs", runs);
+        json.put("claims", entries);
         return json;
     }
 
+    private static Map<String, Object> runJson(Run run, Map<String, Object> suite) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("tier", run.tier());
+        r.put("generated_at", run.finished().truncatedTo(ChronoUnit.SECONDS).toString());
+        r.put("suite_seconds", round(run.suiteSeconds()));
+        r.put("stand_start_seconds", suite.get("stand_start_seconds"));
+        return r;
+    }
+
+    static Map<String, Object> entry(ClaimEvidence c, String tier) {
+        Verdicts.Outcome outcome = c.outcome() != null ? c.outcome()
+                : new Verdicts.Outcome(Verdict.FAIL, "the test never ended (the JVM stopped first)", List.of());
+        Map<String, Object> entry = new LinkedHashMap<>();
+        entry.put("id", c.id());
+        entry.put("title", c.title());
+        entry.put("verdict", outcome.verdict().name());
+        if (outcome.reason() != null) {
+            entry.put("reason", outcome.reason());
+        }
+        entry.put("tier", tier);
+        entry.put("test", c.test());
+        entry.put("exercises", c.exercises());
+        Map<String, Long> anomalies = new LinkedHashMap<>();
+        c.anomalies().forEach((a, n) -> anomalies.put(a.key(), n));
+        entry.put("anomalies", anomalies);
+        Map<String, Object> controls = new LinkedHashMap<>();
+        c.controls().forEach((name, a) -> controls.put(name, Map.of("shows", a.key(), "count", c.figures().get(name))));
+        entry.put("negative_controls", controls);
+        entry.put("figures", c.figures());
+        Map<String, Object> expected = new LinkedHashMap<>();
+        Map<String, Object> why = new LinkedHashMap<>();
+        c.expectations().forEach((name, x) -> {
+            expected.put(name, x.expected());
+            why.put(name, (x.met() ? "" : "MISSED: ") + x.why());
+        });
+        entry.put("expected", expected);
+        entry.put("why", why);
+        if (!outcome.failures().isEmpty()) {
+            entry.put("failures", outcome.failures());
+        }
+        entry.put("seconds", round(c.seconds()));
+        if (!c.notes().isEmpty()) {
+            entry.put("notes", c.notes());
+        }
+        if (!c.charts().isEmpty()) {
+            entry.put("charts", c.charts());
+        }
+        if (!c.tables().isEmpty()) {
+            entry.put("tables", c.tables());
+        }
+        return entry;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> read(Path file) {
+        if (!Files.exists(file)) {
+            return Map.of();
+        }
+        try {
+            return JSON.readValue(file.toFile(), Map.class);
+        } catch (IOException e) {
+            return Map.of();
+        }
+    }
+
     static double round(double seconds) {
-        return BigDecimal.valueOf(seconds).setScale(1, java.math.RoundingMode.HALF_UP).doubleValue();
+        return BigDecimal.valueOf(seconds).setScale(1, RoundingMode.HALF_UP).doubleValue();
     }
 }

@@ -8,8 +8,6 @@ import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import java.time.Duration;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 
 /** Waiting for the pipeline to settle, and running the sink, the way every claim test does. */
@@ -26,8 +24,9 @@ public final class Pipeline {
     /**
      * Waits (up to 5 min, polling each second) until ds-streams has consumed all of
      * {@code orders.events} and the last snapshot of every customer in {@code customer.totals}
-     * (read_committed) equals PostgreSQL's count and sum for that customer. Customers whose
-     * snapshot says 0 orders (all their orders deleted) are absent from PG and are ignored.
+     * (read_committed) equals PostgreSQL's count and sum for that customer, by {@link Reconciliation}:
+     * a customer PG no longer has (all its orders deleted or moved) must read 0/0.00, never an old
+     * non-zero snapshot.
      */
     public static void awaitStreamsMatchesPg(Stand stand) {
         Pg pg = Pg.of(stand);
@@ -35,9 +34,8 @@ public final class Pipeline {
         await("customer.totals matches PG per customer").atMost(Duration.ofMinutes(5))
                 .pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
                 .untilAsserted(() -> {
-                    Map<Integer, Totals> streams = new TreeMap<>(topics.latestTotals());
-                    streams.values().removeIf(t -> t.orders() == 0);
-                    assertThat(streams).as("ds-streams' latest snapshot per customer vs PG").isEqualTo(pg.truth());
+                    Reconciliation rec = Reconciliation.customers(pg.truth(), topics.latestTotals());
+                    assertThat(rec.matches()).as("ds-streams' latest snapshot per customer vs PG: %s", rec.describe()).isTrue();
                     assertThat(topics.lag(STREAMS_GROUP, Stand.ORDERS_EVENTS)).as("ds-streams lag").isZero();
                 });
     }

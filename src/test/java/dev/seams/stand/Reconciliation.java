@@ -305,8 +305,8 @@ public final class Reconciliation {
     }
 
     /**
-     * Puts the result into a claim's evidence: the four anomaly counts (replacing any recorded
-     * before), the per-customer table if there is one, and the differing keys (at most
+     * Puts the result into a claim's evidence: the four anomaly counts (added to those other
+     * checkers of the claim recorded), the per-customer table if there is one, and the differing keys (at most
      * {@link #MAX_REPORTED_KEYS}) as a table.
      *
      * @param e     the claim's evidence

@@ -1,5 +1,6 @@
 package dev.seams.stand;
 
+import dev.seams.report.Project;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.report.Evidence;
 import com.github.dockerjava.api.model.ExposedPort;

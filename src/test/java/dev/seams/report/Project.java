@@ -1,4 +1,4 @@
-package dev.seams.stand;
+package dev.seams.report;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,0 +1,106 @@
+package dev.seams.report;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * The lifecycle of one {@link Claim} test: opens its {@link ClaimEvidence} before the test (so
+ * even a stand that cannot start leaves an ENVIRONMENT entry), resolves it as a test parameter, and
+ * after the test and its {@code @AfterEach} clean-up closes it with the verdict {@link Verdicts}
+ * derives. The JUnit outcome follows the verdict: FAIL fails the test even when its body did not
+ * throw (a missed {@link Check}, an anomaly); UNVERIFIED aborts it (reported as skipped, with the
+ * reason); ENVIRONMENT fails it.
+ */
+public final class ClaimExtension implements BeforeEachCallback, ParameterResolver, TestExecutionExceptionHandler,
+        AfterEachCallback {
+
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ClaimExtension.class);
+    private static final String KEY = "evidence";
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        Method method = context.getRequiredTestMethod();
+        Claim claim = method.getAnnotation(Claim.class);
+        String id = claim.id() + suffix(claim, context);
+        String test = context.getRequiredTestClass().getSimpleName() + "#" + method.getName();
+        ClaimEvidence evidence = new ClaimEvidence(id, claim.title(), test, List.of(claim.exercises()));
+        Evidence.register(evidence);
+        context.getStore(NAMESPACE).put(KEY, evidence);
+    }
+
+    private static String suffix(Claim claim, ExtensionContext context) {
+        if (!claim.variant().isEmpty()) {
+            return "[" + claim.variant() + "]";
+        }
+        boolean invocation = context.getParent().flatMap(ExtensionContext::getTestMethod).isPresent();
+        return invocation ? "[" + context.getDisplayName() + "]" : "";
+    }
+
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        return parameter.getParameter().getType() == ClaimEvidence.class;
+    }
+
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        return evidence(context);
+    }
+
+    /**
+     * @param context a {@link Claim} test's context (or a nested extension's)
+     * @return the evidence opened for it
+     * @throws IllegalStateException outside a {@link Claim} test
+     */
+    public static ClaimEvidence evidence(ExtensionContext context) {
+        ClaimEvidence e = context.getStore(NAMESPACE).get(KEY, ClaimEvidence.class);
+        if (e == null) {
+            throw new IllegalStateException(context.getDisplayName() + " is not a @Claim test");
+        }
+        return e;
+    }
+
+    @Override
+    public void handleTestExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+        if (Verdicts.hasCause(thrown, FaultNotObservedException.class)) {
+            throw new TestAbortedException("UNVERIFIED: " + thrown.getMessage(), thrown);
+        }
+        throw thrown;
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        ClaimEvidence e = evidence(context);
+        Optional<Throwable> thrown = context.getExecutionException();
+        Verdicts.Outcome outcome = Verdicts.decide(e, thrown.orElse(null));
+        e.finish(outcome);
+        List<String> failed = new ArrayList<>();
+        if (outcome.verdict() == Verdict.FAIL) {
+            failed.add(e.id() + ": " + String.join("; ", outcome.failures()));
+        }
+        for (ClaimEvidence part : e.parts()) {
+            Verdicts.Outcome p = Verdicts.decide(part, thrown.orElse(null));
+            part.finish(p);
+            if (p.verdict() == Verdict.FAIL) {
+                failed.add(part.id() + ": " + String.join("; ", p.failures()));
+            }
+        }
+        if (thrown.isPresent()) {
+            return;
+        }
+        if (!failed.isEmpty()) {
+            throw new AssertionError("claim failed on its evidence:\n  " + String.join("\n  ", failed));
+        }
+        if (outcome.verdict() == Verdict.UNVERIFIED) {
+            throw new TestAbortedException("UNVERIFIED: " + outcome.reason());
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package dev.seams.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
+
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.platform.testkit.engine.EngineTestKit;
+import org.junit.platform.testkit.engine.Events;
+
+/**
+ * The verdict rules applied by the real {@link ClaimExtension} to sample claim tests run through
+ * JUnit's engine (not by surefire: nested classes are not discovered on their own): the JUnit
+ * outcome follows the verdict, and the evidence names the test and the parameter set.
+ */
+class ClaimExtensionTest {
+
+    static class Samples {
+
+        @Test
+        @Claim(id = "G1", title = "a body that passes but misses a stated figure")
+        void missesAFigure(ClaimEvidence e) {
+            e.check("sink_inserted", 50L).isEqualTo(51L, "records inserted vs changelog");
+        }
+
+        @Test
+        @Claim(id = "G2", title = "every figure met", exercises = "sink/Sink")
+        void meetsEveryFigure(ClaimEvidence e) {
+            e.check("final_sum", "1.50").isEqualTo("1.5", "FINAL vs PG");
+        }
+
+        @Test
+        @Claim(id = "G13", title = "a fault that did not take effect")
+        void faultNotObserved(ClaimEvidence e) {
+            throw new FaultNotObservedException("ds-streams exited with 0, not 137");
+        }
+
+        @Test
+        @Claim(id = "B8", title = "an undeclared anomaly")
+        void undeclaredAnomaly(ClaimEvidence e) {
+            e.anomaly(Anomaly.LOST, 1);
+        }
+
+        @ParameterizedTest(name = "n={0}")
+        @ValueSource(ints = {51, 400})
+        @Claim(id = "G3", title = "a parameter set per entry")
+        void parameterised(int n, ClaimEvidence e) {
+            e.check("n", n).isEqualTo(n, "the parameter");
+        }
+    }
+
+    static class FailingCleanUp {
+
+        @AfterEach
+        void restartFails() {
+            throw new IllegalStateException("ds-streams did not start again");
+        }
+
+        @Test
+        @Claim(id = "G14", title = "a clean-up that fails after a passing body")
+        void passes(ClaimEvidence e) {
+            e.check("lag", 0).isZero("lag");
+        }
+    }
+
+    private static Map<String, ClaimEvidence> run(Class<?> samples) {
+        Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(samples)).execute().testEvents();
+        assertThat(events.started().count()).isPositive();
+        return Evidence.claims().stream().filter(c -> c.test().startsWith(samples.getSimpleName() + "#"))
+                .collect(Collectors.toMap(ClaimEvidence::id, c -> c, (a, b) -> b));
+    }
+
+    @Test
+    void theJUnitOutcomeFollowsTheVerdict() {
+        Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(Samples.class)).execute().testEvents();
+        assertThat(events.failed().count()).as("G1 (missed figure) and B8 (anomaly) fail").isEqualTo(2);
+        assertThat(events.aborted().count()).as("G13 (fault not observed) is aborted, not failed").isEqualTo(1);
+        assertThat(events.succeeded().count()).as("G2 and both G3 parameter sets").isEqualTo(3);
+    }
+
+    @Test
+    void eachEntryGetsTheVerdictOfItsEvidence() {
+        Map<String, ClaimEvidence> claims = run(Samples.class);
+        assertThat(claims.get("G1").outcome().verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(claims.get("G2").outcome().verdict()).isEqualTo(Verdict.PASS);
+        assertThat(claims.get("G2").exercises()).containsExactly("sink/Sink");
+        assertThat(claims.get("G2").test()).isEqualTo("Samples#meetsEveryFigure");
+        assertThat(claims.get("G13").outcome().verdict()).isEqualTo(Verdict.UNVERIFIED);
+        assertThat(claims.get("G13").outcome().reason()).contains("exited with 0, not 137");
+        assertThat(claims.get("B8").outcome().verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(claims).containsKeys("G3[n=51]", "G3[n=400]");
+        assertThat(claims.get("G3[n=400]").outcome().verdict()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void aFailingCleanUpFailsTheClaimThatRanBeforeIt() {
+        ClaimEvidence g14 = run(FailingCleanUp.class).get("G14");
+        assertThat(g14.outcome().verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(g14.outcome().reason()).isEqualTo("ds-streams did not start again");
+    }
+}

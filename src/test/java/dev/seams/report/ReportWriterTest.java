@@ -1,0 +1,79 @@
+package dev.seams.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportWriterTest {
+
+    private static final Provenance SOURCE = new Provenance("abc", Map.of("src", "a"), "c0ffee", false);
+    private static final Map<String, Object> SUITE = Map.of("profile", "offline", "versions", Map.of("clickhouse", "18.16.1"),
+            "stand_start_seconds", 20.0);
+
+    private static ClaimEvidence passed(String id) {
+        ClaimEvidence e = new ClaimEvidence(id, "t", "SampleIT#t", List.of("sink/Sink"));
+        e.check("lag", 0).isZero("lag");
+        e.finish(Verdicts.decide(e, null));
+        return e;
+    }
+
+    private static ReportWriter.Run run(String tier, Provenance source) {
+        return new ReportWriter.Run(tier, 123.4, Instant.parse("2026-11-30T10:00:00Z"), source);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> claims(Map<String, Object> json) {
+        return (List<Map<String, Object>>) json.get("claims");
+    }
+
+    @Test
+    void aClaimWithNoTestShowsAsNotRunWithItsReason() {
+        Map<String, Object> json = ReportWriter.toJson(SUITE, List.of(passed("G1")), run("default", SOURCE),
+                ClaimCatalog.load(), Map.of());
+        List<Map<String, Object>> claims = claims(json);
+        assertThat(claims).extracting(c -> c.get("id")).containsAll(
+                ClaimCatalog.load().entries().stream().map(ClaimCatalog.Entry::id).toList());
+        Map<String, Object> b5 = claims.stream().filter(c -> c.get("id").equals("B5")).findFirst().orElseThrow();
+        assertThat(b5.get("verdict")).isEqualTo("NOT_RUN");
+        assertThat((String) b5.get("reason")).contains("-Pfaults");
+        Map<String, Object> g2 = claims.stream().filter(c -> c.get("id").equals("G2")).findFirst().orElseThrow();
+        assertThat(g2.get("reason")).isEqualTo("no test of this run covers it");
+    }
+
+    @Test
+    void everyVerdictIsCountedAndEntriesFollowClaimsOrder() {
+        Map<String, Object> json = ReportWriter.toJson(SUITE, List.of(passed("B1"), passed("G10"), passed("G3[n=400]"),
+                passed("G3[n=51]"), passed("G2")), run("default", SOURCE), ClaimCatalog.load(), Map.of());
+        assertThat(claims(json).subList(0, 5)).extracting(c -> c.get("id"))
+                .containsExactly("G1", "G2", "G3[n=400]", "G3[n=51]", "G4");
+        @SuppressWarnings("unchecked")
+        Map<String, Long> verdicts = (Map<String, Long>) json.get("verdicts");
+        assertThat(verdicts).containsOnlyKeys("PASS", "FAIL", "UNVERIFIED", "ENVIRONMENT", "NOT_RUN");
+        assertThat(verdicts.get("PASS")).isEqualTo(5);
+        assertThat(verdicts.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(claims(json).size());
+        assertThat(json.get("source")).isEqualTo(SOURCE.toJson());
+    }
+
+    @Test
+    void anotherTiersEntriesAreCarriedOverOnlyFromTheSameSource(@TempDir Path dir) throws Exception {
+        ReportWriter.write(dir, SUITE, List.of(passed("G1")), run("default", SOURCE), ClaimCatalog.load(), true);
+        ReportWriter.write(dir, SUITE, List.of(passed("B5[clickhouse-stop@50%]")), run("faults", SOURCE), ClaimCatalog.load(), true);
+        Map<String, Object> both = ReportWriter.read(dir.resolve("guarantees.json"));
+        assertThat(claims(both)).filteredOn(c -> !"NOT_RUN".equals(c.get("verdict"))).extracting(c -> c.get("id"))
+                .containsExactly("G1", "B5[clickhouse-stop@50%]");
+        assertThat(both.get("suite_seconds")).as("the default tier's time").isEqualTo(123.4);
+        assertThat(Files.readString(dir.resolve("guarantees.md"))).contains("| B5[clickhouse-stop@50%] |", "| G1 |");
+
+        Provenance changed = new Provenance("def", Map.of("src", "b"), "c0ffee", true);
+        ReportWriter.write(dir, SUITE, List.of(passed("G1")), run("default", changed), ClaimCatalog.load(), true);
+        Map<String, Object> fresh = ReportWriter.read(dir.resolve("guarantees.json"));
+        assertThat(claims(fresh)).filteredOn(c -> c.get("id").equals("B5")).extracting(c -> c.get("verdict"))
+                .containsExactly("NOT_RUN");
+    }
+}

@@ -1,0 +1,103 @@
+package dev.seams.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Each rule of the verdict engine, on evidence recorded directly (no JUnit run). */
+class VerdictsTest {
+
+    private static ClaimEvidence evidence() {
+        return new ClaimEvidence("G1", "Baseline parity", "SampleIT#g1", List.of());
+    }
+
+    @Test
+    void everyExpectationMetAndNoAnomalyIsAPass() {
+        ClaimEvidence e = evidence();
+        e.check("final_sum", "1112.08").isEqualTo("1112.080", "FINAL vs PG");
+        e.check("lag", 0L).isZero("lag at rest");
+        assertThat(Verdicts.decide(e, null).verdict()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void aMissedExpectationFailsAClaimWhoseBodyPassed() {
+        ClaimEvidence e = evidence();
+        e.check("sink_inserted", 50L).isEqualTo(51L, "records inserted vs changelog records");
+        Verdicts.Outcome o = Verdicts.decide(e, null);
+        assertThat(o.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(o.reason()).isEqualTo("sink_inserted = 50, expected 51 (records inserted vs changelog records)");
+    }
+
+    @Test
+    void anUndeclaredAnomalyFails() {
+        ClaimEvidence e = evidence();
+        e.anomaly(Anomaly.DUPLICATE, 2);
+        Verdicts.Outcome o = Verdicts.decide(e, null);
+        assertThat(o.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(o.failures()).containsExactly("anomaly duplicate = 2");
+    }
+
+    @Test
+    void aNegativeControlThatShowsItsAnomalyPasses() {
+        ClaimEvidence e = evidence();
+        e.negativeControl("raw_twin_duplicate_rows", 40, Anomaly.DUPLICATE, "the raw twin shows the replay");
+        assertThat(Verdicts.decide(e, null).verdict()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void aNegativeControlThatShowsNothingIsUnverified() {
+        ClaimEvidence e = evidence();
+        e.negativeControl("redelivered_events", 0, Anomaly.DUPLICATE, "Debezium re-sent events after the kill");
+        Verdicts.Outcome o = Verdicts.decide(e, null);
+        assertThat(o.verdict()).isEqualTo(Verdict.UNVERIFIED);
+        assertThat(o.reason()).startsWith("negative control showed no duplicate: redelivered_events = 0");
+    }
+
+    @Test
+    void aFaultThatDidNotTakeEffectIsUnverifiedWithItsReason() {
+        Verdicts.Outcome o = Verdicts.decide(evidence(), new FaultNotObservedException("ds-streams exited with 0, not 137"));
+        assertThat(o.verdict()).isEqualTo(Verdict.UNVERIFIED);
+        assertThat(o.reason()).isEqualTo("ds-streams exited with 0, not 137");
+    }
+
+    @Test
+    void aDeclaredMissingFeatureIsUnverified() {
+        ClaimEvidence e = evidence();
+        e.unverified("setting optimize_on_insert absent on 18.16.1");
+        assertThat(Verdicts.decide(e, null).verdict()).isEqualTo(Verdict.UNVERIFIED);
+    }
+
+    @Test
+    void aMissThatWasMeasuredFailsEvenWhenTheFaultWasNotObserved() {
+        ClaimEvidence e = evidence();
+        e.check("lost_orders", 3L).isZero("orders missing downstream");
+        assertThat(Verdicts.decide(e, new FaultNotObservedException("no kill")).verdict()).isEqualTo(Verdict.FAIL);
+    }
+
+    @Test
+    void anEnvironmentFailureIsEnvironment() {
+        Verdicts.Outcome o = Verdicts.decide(evidence(),
+                new IllegalStateException("wrapped", new EnvironmentException("the stand did not start", null)));
+        assertThat(o.verdict()).isEqualTo(Verdict.ENVIRONMENT);
+    }
+
+    @Test
+    void aFailedCleanUpFailsTheClaim() {
+        ClaimEvidence e = evidence();
+        e.check("lag", 0L).isZero("lag at rest");
+        Verdicts.Outcome o = Verdicts.decide(e, new IllegalStateException("ds-streams did not start again"));
+        assertThat(o.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(o.reason()).isEqualTo("ds-streams did not start again");
+    }
+
+    @Test
+    void aPartIsJudgedOnItsOwnEvidence() {
+        ClaimEvidence e = new ClaimEvidence("G14[3 kills under load]", "Recovery", "LagIT#g14", List.of());
+        ClaimEvidence kill = e.part("kill -9 @10%");
+        kill.unverified("the kill hit an idle process");
+        assertThat(kill.id()).isEqualTo("G14[kill -9 @10%]");
+        assertThat(Verdicts.decide(kill, null).verdict()).isEqualTo(Verdict.UNVERIFIED);
+        assertThat(Verdicts.decide(e, null).verdict()).isEqualTo(Verdict.PASS);
+    }
+}
