@@ -1,0 +1,203 @@
+package dev.seams.stand;
+
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * A deterministic load of real CDC traffic on {@code orders} (README "Real traffic, not the demo"):
+ * INSERTs, UPDATEs of the amount, UPDATEs that move an order to another customer, and DELETEs, in
+ * a fixed order for a given seed. Each change is one row statement, so it yields exactly one
+ * {@code orders.events} record; changes are committed in batches (one PG transaction each) so that
+ * a fault can land in the middle of the load ({@link #apply}).
+ *
+ * <p>Updates and deletes only touch orders this load inserted and has not deleted, so the load
+ * never depends on what other claims left in the table; amounts stay in 1.00..100.00 and
+ * customers in {@code 1..customers}.
+ */
+public final class OrderLoad {
+
+    /**
+     * Fractions of the changes after the first insert that are not inserts.
+     *
+     * @param updateAmount UPDATE amount of an existing order
+     * @param moveCustomer UPDATE customer_id of an existing order
+     * @param delete       DELETE an existing order
+     */
+    public record Mix(double updateAmount, double moveCustomer, double delete) {
+
+        /** Ordinary traffic: 15 % amount updates, 5 % moves, 5 % deletes, the rest inserts. */
+        public static final Mix REAL = new Mix(0.15, 0.05, 0.05);
+    }
+
+    /** One change of the load, before it is applied. */
+    private record Change(Op op, int ref, int customerId, BigDecimal amount) {
+    }
+
+    private enum Op { INSERT, UPDATE_AMOUNT, MOVE, DELETE }
+
+    /**
+     * What an applied load did.
+     *
+     * @param inserted      INSERTs
+     * @param updatedAmount UPDATEs of the amount
+     * @param moved         UPDATEs of customer_id
+     * @param deleted       DELETEs
+     */
+    public record Applied(long inserted, long updatedAmount, long moved, long deleted) {
+
+        /** @return all changes: the number of {@code orders.events} records the load produces */
+        public long changes() {
+            return inserted + updatedAmount + moved + deleted;
+        }
+    }
+
+    private final List<Change> changes;
+    private final int customers;
+
+    private OrderLoad(List<Change> changes, int customers) {
+        this.changes = changes;
+        this.customers = customers;
+    }
+
+    /**
+     * Plans a load.
+     *
+     * @param count     number of changes, >= 1
+     * @param customers customers {@code 1..customers}, >= 2 (a move needs another customer)
+     * @param seed      random seed: the same arguments give the same load
+     * @param mix       fractions of updates, moves and deletes
+     * @return the planned load
+     * @throws IllegalArgumentException for a count < 1, customers < 2 or fractions summing to 1 or more
+     */
+    public static OrderLoad plan(int count, int customers, long seed, Mix mix) {
+        if (count < 1 || customers < 2 || mix.updateAmount() + mix.moveCustomer() + mix.delete() >= 1) {
+            throw new IllegalArgumentException("count >= 1, customers >= 2 and a mix below 1 needed, got "
+                    + count + ", " + customers + ", " + mix);
+        }
+        Random random = new Random(seed);
+        List<Change> planned = new ArrayList<>(count);
+        List<Integer> live = new ArrayList<>();   // indexes into the inserts of the orders not deleted
+        List<Integer> customerOf = new ArrayList<>();
+        int inserts = 0;
+        for (int i = 0; i < count; i++) {
+            double r = random.nextDouble();
+            Op op = live.isEmpty() ? Op.INSERT
+                    : r < mix.updateAmount() ? Op.UPDATE_AMOUNT
+                    : r < mix.updateAmount() + mix.moveCustomer() ? Op.MOVE
+                    : r < mix.updateAmount() + mix.moveCustomer() + mix.delete() ? Op.DELETE
+                    : Op.INSERT;
+            BigDecimal amount = BigDecimal.valueOf(100 + random.nextInt(9_901), 2);
+            if (op == Op.INSERT) {
+                int customer = 1 + random.nextInt(customers);
+                planned.add(new Change(op, inserts, customer, amount));
+                live.add(inserts);
+                customerOf.add(customer);
+                inserts++;
+                continue;
+            }
+            int pick = random.nextInt(live.size());
+            int ref = live.get(pick);
+            int customer = customerOf.get(ref);
+            if (op == Op.MOVE) {
+                customer = 1 + (customer + random.nextInt(customers - 1)) % customers;
+                customerOf.set(ref, customer);
+            } else if (op == Op.DELETE) {
+                live.set(pick, live.get(live.size() - 1));
+                live.remove(live.size() - 1);
+            }
+            planned.add(new Change(op, ref, customer, amount));
+        }
+        return new OrderLoad(List.copyOf(planned), customers);
+    }
+
+    /** @return the number of changes, i.e. of {@code orders.events} records the load produces */
+    public int size() {
+        return changes.size();
+    }
+
+    /** @return what {@link #apply} will do, counted from the plan */
+    public Applied planned() {
+        long[] counts = new long[Op.values().length];
+        changes.forEach(ch -> counts[ch.op().ordinal()]++);
+        return new Applied(counts[Op.INSERT.ordinal()], counts[Op.UPDATE_AMOUNT.ordinal()], counts[Op.MOVE.ordinal()],
+                counts[Op.DELETE.ordinal()]);
+    }
+
+    /**
+     * @return the plan as text lines {@code OP ref customer amount}, for tests of the plan's rules
+     */
+    List<String> lines() {
+        return changes.stream().map(ch -> ch.op() + " " + ch.ref() + " " + ch.customerId() + " " + ch.amount()).toList();
+    }
+
+    /** @return the customers the load uses, {@code 1..customers} */
+    public int customers() {
+        return customers;
+    }
+
+    /**
+     * Applies the load to the source database, {@code batch} changes per transaction.
+     *
+     * @param stand    the stand
+     * @param batch    changes per PG transaction, >= 1
+     * @param progress called after each committed transaction with the changes applied so far (may be a no-op)
+     * @return what was applied
+     * @throws IllegalStateException if a statement fails (that batch is rolled back)
+     */
+    public Applied apply(Stand stand, int batch, java.util.function.IntConsumer progress) {
+        long[] counts = new long[Op.values().length];
+        long[] ids = new long[changes.size()];
+        try (Connection c = stand.pg();
+             PreparedStatement insert = c.prepareStatement("INSERT INTO orders (customer_id, amount) VALUES (?, ?) RETURNING order_id");
+             PreparedStatement amount = c.prepareStatement("UPDATE orders SET amount = ? WHERE order_id = ?");
+             PreparedStatement move = c.prepareStatement("UPDATE orders SET customer_id = ? WHERE order_id = ?");
+             PreparedStatement delete = c.prepareStatement("DELETE FROM orders WHERE order_id = ?")) {
+            c.setAutoCommit(false);
+            for (int i = 0; i < changes.size(); i++) {
+                Change ch = changes.get(i);
+                switch (ch.op()) {
+                    case INSERT -> {
+                        insert.setInt(1, ch.customerId());
+                        insert.setBigDecimal(2, ch.amount());
+                        try (var rs = insert.executeQuery()) {
+                            rs.next();
+                            ids[ch.ref()] = rs.getLong(1);
+                        }
+                    }
+                    case UPDATE_AMOUNT -> one(amount, ch.amount(), ids[ch.ref()]);
+                    case MOVE -> one(move, ch.customerId(), ids[ch.ref()]);
+                    case DELETE -> {
+                        delete.setLong(1, ids[ch.ref()]);
+                        requireOneRow(delete.executeUpdate(), ch);
+                    }
+                }
+                counts[ch.op().ordinal()]++;
+                if ((i + 1) % batch == 0 || i == changes.size() - 1) {
+                    c.commit();
+                    progress.accept(i + 1);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot apply the order load", e);
+        }
+        return new Applied(counts[Op.INSERT.ordinal()], counts[Op.UPDATE_AMOUNT.ordinal()], counts[Op.MOVE.ordinal()],
+                counts[Op.DELETE.ordinal()]);
+    }
+
+    private static void one(PreparedStatement update, Object value, long orderId) throws SQLException {
+        update.setObject(1, value);
+        update.setLong(2, orderId);
+        requireOneRow(update.executeUpdate(), orderId);
+    }
+
+    private static void requireOneRow(int rows, Object change) {
+        if (rows != 1) {
+            throw new IllegalStateException("a change of the load touched " + rows + " rows: " + change);
+        }
+    }
+}
