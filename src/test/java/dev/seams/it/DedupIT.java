@@ -1,25 +1,25 @@
 package dev.seams.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-
 import com.clickhouse.client.api.ServerException;
+import dev.seams.report.Anomaly;
+import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.report.Evidence;
-import dev.seams.report.EvidenceExtension;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
-import dev.seams.stand.Pg;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Reconciliation;
 import dev.seams.stand.Stand;
+import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
+import dev.seams.stand.Totals;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,104 +28,139 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Duplicates in isolation and the engines that do or do not collapse them (source sections
  * "Изолированный дедуп-эксперимент: 2N против N" and "Идемпотентное состояние на стоке"): G3, G4.
+ * G3 reads only the events of its own orders (the sink group is pointed at the end of
+ * {@code orders.events} first), so it does not depend on what other claims left in the topic.
  */
-@ExtendWith(EvidenceExtension.class)
+@ExtendWith(StandContext.Resolver.class)
 class DedupIT {
 
-    @ParameterizedTest(name = "G3 Isolated duplicates: 2N versus N [n={0}]")
+    private static final String SUM_CNT = "SELECT sum(cnt) FROM order_counts_raw";
+    private static final String DEDUP_FINAL_COUNT = "SELECT count() FROM order_dedup FINAL";
+    private static final String DEDUP_PHYSICAL_COUNT = "SELECT count() FROM order_dedup";
+    /** order_dedup without FINAL: every physical row, a redelivered order as often as it was delivered. */
+    private static final String ORDER_DEDUP_PHYSICAL =
+            "SELECT order_id, customer_id, toString(amount) FROM order_dedup ORDER BY order_id";
+    /** The naive event count per customer (the source's unprotected twin). */
+    private static final String NAIVE_COUNT_PER_CUSTOMER =
+            "SELECT customer_id, toString(sum(cnt)) FROM order_counts_raw GROUP BY customer_id ORDER BY customer_id";
+    /** ClickHouse's error code ILLEGAL_FINAL. */
+    private static final int ILLEGAL_FINAL = 181;
+
+    @ParameterizedTest(name = "n={0}")
     @ValueSource(ints = {51, 400})
-    void g3IsolatedDuplicates(int n) {
-        ClaimEvidence e = Evidence.claim("G3[n=" + n + "]", "Isolated duplicates: 2N versus N");
-        Stand stand = Stand.get();
-        Pg pg = Pg.of(stand);
-        ClickHouse ch = ClickHouse.of(stand);
-        Topics topics = Topics.of(stand);
-        Pipeline.awaitStreamsMatchesPg(stand);
+    @Claim(id = "G3", title = "Isolated duplicates: 2N versus N", exercises = {"sink/DedupDemoMapper", "sink/Sink",
+            "containers/clickhouse/001-tables.sql"})
+    void g3IsolatedDuplicates(int n, ClaimEvidence e, StandContext s) {
+        ClickHouse ch = s.ch();
+        Topics topics = s.topics();
+        s.settle();
         ch.truncate("order_counts_raw", "order_dedup");
         Map<TopicPartition, Long> start = topics.endOffsets(Stand.ORDERS_EVENTS);
         long eventsBefore = start.values().stream().mapToLong(Long::longValue).sum();
         topics.resetGroup("ds-sink", start);
 
-        List<OrderSeeder.Order> seeded = pg.seed(n, 5, 300 + n);
-        Pipeline.awaitOrdersEvents(stand, eventsBefore + n);
-        long firstId = seeded.get(0).orderId();
-        long lastId = seeded.get(seeded.size() - 1).orderId();
+        List<OrderSeeder.Order> seeded = s.pg().seed(n, 5, 300 + n);
+        Pipeline.awaitOrdersEvents(s.stand(), eventsBefore + n);
+        NavigableMap<Long, OrderSeeder.Order> truth = s.pg().orders()
+                .subMap(seeded.get(0).orderId(), true, seeded.get(seeded.size() - 1).orderId(), true);
 
-        SinkSummary first = Pipeline.sink(stand, SinkMode.DEDUP_DEMO, o -> o);
-        long sumCntFirst = ch.scalar("SELECT sum(cnt) FROM order_counts_raw");
-        long finalFirst = ch.scalar("SELECT count() FROM order_dedup FINAL");
-        long physicalFirst = ch.scalar("SELECT count() FROM order_dedup");
+        SinkSummary first = s.sink(SinkMode.DEDUP_DEMO, o -> o);
+        long sumCntFirst = ch.scalar(SUM_CNT);
+        long finalFirst = ch.scalar(DEDUP_FINAL_COUNT);
+        long physicalFirst = ch.scalar(DEDUP_PHYSICAL_COUNT);
+        Reconciliation firstRead = Reconciliation.orders(truth, Reconciliation.orderRows(ch, Reconciliation.ORDER_DEDUP_FINAL));
 
         topics.resetGroup("ds-sink", start);   // replay: the same events again
-        SinkSummary replay = Pipeline.sink(stand, SinkMode.DEDUP_DEMO, o -> o);
-        long sumCnt = ch.scalar("SELECT sum(cnt) FROM order_counts_raw");
-        long physical = ch.scalar("SELECT count() FROM order_dedup");
-        long finalCount = ch.scalar("SELECT count() FROM order_dedup FINAL");
-        long pgCount = pg.countBetween(firstId, lastId);
+        SinkSummary replay = s.sink(SinkMode.DEDUP_DEMO, o -> o);
+        long sumCnt = ch.scalar(SUM_CNT);
+        long physical = ch.scalar(DEDUP_PHYSICAL_COUNT);
+        long finalCount = ch.scalar(DEDUP_FINAL_COUNT);
+        Reconciliation twin = Reconciliation.orders(truth, Reconciliation.orderRows(ch, ORDER_DEDUP_PHYSICAL));
+        long overcounted = overcountedCustomers(perCustomer(truth), ch.rows(NAIVE_COUNT_PER_CUSTOMER));
 
-        // anomalies of the deduplicated view, by key against the seeded orders as PG has them (B8's checker)
-        Map<Long, OrderSeeder.Order> truth = pg.orders().subMap(firstId, true, lastId, true);
-        Reconciliation rec = Reconciliation.orders(truth, Reconciliation.orderRows(ch, Reconciliation.ORDER_DEDUP_FINAL));
-        long duplicate = rec.duplicate();
-        long lost = rec.lost();
-        long unexpected = rec.wrongValue();
-        // the unprotected twin: events counted more than once in order_counts_raw
-        long twinDuplicates = sumCnt - n;
-
-        e.figure("n", n);
         e.figure("first_summary", first.line());
         e.figure("replay_summary", replay.line());
-        e.figure("sum_cnt_first", sumCntFirst);
-        e.expected("sum_cnt_first", (long) n);
-        e.figure("final_count_first", finalFirst);
-        e.expected("final_count_first", (long) n);
+        e.check("pg_count", (long) truth.size()).isEqualTo(n, "PG count(*) of the seeded orders");
+        e.check("first_inserted", first.inserted()).isEqualTo(n, "the first read inserts one row per order event");
+        e.check("sum_cnt_first", sumCntFirst).isEqualTo(n, "first read: sum(cnt) over order_counts_raw");
+        e.check("final_count_first", finalFirst).isEqualTo(n, "first read: order_dedup FINAL count()");
         e.figure("physical_rows_first", physicalFirst);
-        e.figure("sum_cnt_after_replay", sumCnt);
-        e.expected("sum_cnt_after_replay", 2L * n);
-        e.figure("physical_rows_after_replay", physical);
-        e.expected("physical_rows_after_replay", 2L * n);
-        e.figure("final_count_after_replay", finalCount);
-        e.expected("final_count_after_replay", (long) n);
-        e.figure("pg_count", pgCount);
-        e.figure("twin_duplicate_events", twinDuplicates);
-        rec.record(e, "seeded orders, PostgreSQL vs order_dedup FINAL");
+        firstRead.record(e, "seeded orders, PostgreSQL vs order_dedup FINAL after the first read");
+        e.check("replay_inserted", replay.inserted()).isEqualTo(n, "the replay re-reads the N events");
+        e.check("sum_cnt_after_replay", sumCnt).isEqualTo(2L * n, "the naive count counts every event twice (2N)");
+        e.check("physical_rows_after_replay", physical).isEqualTo(2L * n, "order_dedup physically holds both deliveries");
+        e.check("final_count_after_replay", finalCount).isEqualTo(n, "order_dedup FINAL count() stays N");
+        Reconciliation.orders(truth, Reconciliation.orderRows(ch, Reconciliation.ORDER_DEDUP_FINAL))
+                .record(e, "seeded orders, PostgreSQL vs order_dedup FINAL after the replay");
+        e.negativeControl("raw_twin_duplicate_order_ids", twin.duplicate(), Anomaly.DUPLICATE,
+                "seeded order ids found more than once in order_dedup read without FINAL");
+        e.negativeControl("naive_count_overcounted_customers", overcounted, Anomaly.DUPLICATE,
+                "customers whose sum(cnt) in order_counts_raw exceeds PG's count of their seeded orders");
         e.table("After the replay (the source's table)", List.of("read", "value"), List.of(
                 List.of("order_counts_raw sum(cnt)", sumCnt),
                 List.of("order_dedup FINAL count()", finalCount),
                 List.of("order_dedup count() (physical rows, no FINAL)", physical),
-                List.of("PG count(*) of the seeded orders", pgCount)));
-
-        assertThat(first.inserted()).as("first read inserts the N events").isEqualTo(n);
-        assertThat(sumCntFirst).as("first read: sum(cnt)").isEqualTo(n);
-        assertThat(finalFirst).as("first read: order_dedup FINAL count()").isEqualTo(n);
-        assertThat(pgCount).as("PG count of the seeded orders").isEqualTo(n);
-        assertThat(replay.inserted()).as("the replay re-reads the N events").isEqualTo(n);
-        assertThat(sumCnt).as("negative control: the raw twin counts every event twice (2N)").isEqualTo(2L * n);
-        assertThat(physical).as("order_dedup physically holds both deliveries").isEqualTo(2L * n);
-        assertThat(finalCount).as("order_dedup FINAL count() stays N").isEqualTo(n);
-        assertThat(duplicate).as("order ids more than once in FINAL: %s", rec.describe()).isZero();
-        assertThat(lost).as("seeded order ids missing from FINAL: %s", rec.describe()).isZero();
-        assertThat(unexpected).as("order ids in FINAL not seeded or with another customer/amount: %s", rec.describe()).isZero();
+                List.of("PG count(*) of the seeded orders", truth.size())));
     }
 
     @Test
-    @DisplayName("G4 MergeTree has no FINAL")
-    void g4MergeTreeHasNoFinal() {
-        ClaimEvidence e = Evidence.claim("G4", "MergeTree has no FINAL");
-        Stand stand = Stand.get();
-        ClickHouse ch = ClickHouse.of(stand);
+    @Claim(id = "G4", title = "MergeTree has no FINAL", exercises = {"containers/clickhouse/001-tables.sql"})
+    void g4MergeTreeHasNoFinal(ClaimEvidence e, StandContext s) {
+        ClickHouse ch = s.ch();
 
-        ServerException error = catchThrowableOfType(ServerException.class,
-                () -> ch.execute("SELECT count() FROM raw_totals FINAL"));
-        long replacing = ch.scalar("SELECT count() FROM customer_totals FINAL");
+        ServerException error = refusal(ch, "SELECT count() FROM raw_totals FINAL");
+        ServerException control = refusal(ch, "SELECT count() FROM customer_totals FINAL");
 
-        e.figure("error_code", error == null ? "no error" : ClickHouse.errorCode(error));
-        e.expected("error_code", 181);
+        e.figure("server_version", ch.version());
+        e.check("raw_totals_engine", engine(ch, "raw_totals")).isEqualTo("MergeTree", "the table the query reads");
+        e.check("error_code", error == null ? "no error" : ClickHouse.errorCode(error))
+                .isEqualTo(ILLEGAL_FINAL, "SELECT ... FROM raw_totals FINAL fails with ILLEGAL_FINAL");
         e.figure("error_message", error == null ? "" : error.getMessage().lines().findFirst().orElse(""));
-        e.figure("customer_totals_final_works", true);
-        e.note("Control: the same query on customer_totals (ReplacingMergeTree) returned " + replacing + " rows.");
+        e.check("customer_totals_engine", engine(ch, "customer_totals")).isEqualTo("ReplacingMergeTree",
+                "the control table: same query, replacing engine");
+        e.check("customer_totals_final_error_code", control == null ? 0 : ClickHouse.errorCode(control))
+                .isZero("the same FINAL query on customer_totals (ReplacingMergeTree) is accepted");
+        if (control == null) {
+            e.figure("customer_totals_final_rows", ch.scalar("SELECT count() FROM customer_totals FINAL"));
+        }
+    }
 
-        assertThat(error).as("SELECT ... FROM raw_totals FINAL must fail").isNotNull();
-        assertThat(ClickHouse.errorCode(error)).as("ClickHouse error code (ILLEGAL_FINAL)").isEqualTo(181);
+    /** @return the server's refusal of the query, or null if it ran */
+    private static ServerException refusal(ClickHouse ch, String sql) {
+        try {
+            ch.execute(sql);
+            return null;
+        } catch (ServerException refused) {
+            return refused;
+        }
+    }
+
+    /** @return the table's engine as {@code system.tables} names it */
+    private static String engine(ClickHouse ch, String table) {
+        return ch.rows("SELECT engine FROM system.tables WHERE database = currentDatabase() AND name = '" + table + "'")
+                .get(0).get(0);
+    }
+
+    /** @return PG's orders per customer (count, sum) of the given orders */
+    private static Map<Integer, Totals> perCustomer(Map<Long, OrderSeeder.Order> orders) {
+        Map<Integer, Totals> result = new TreeMap<>();
+        orders.values().forEach(o -> result.merge(o.customerId(), new Totals(1, o.amount()),
+                (a, b) -> new Totals(a.orders() + b.orders(), a.total().add(b.total()))));
+        return result;
+    }
+
+    /**
+     * @return customers of PG's key set whose naive event count is above PG's count of their orders
+     *     (a customer the count has and PG has not counts too)
+     */
+    private static long overcountedCustomers(Map<Integer, Totals> truth, List<List<String>> naive) {
+        long overcounted = 0;
+        for (List<String> row : naive) {
+            Totals pg = truth.get(Integer.parseInt(row.get(0)));
+            if (pg == null || new BigDecimal(row.get(1)).longValueExact() > pg.orders()) {
+                overcounted++;
+            }
+        }
+        return overcounted;
     }
 }
