@@ -1,34 +1,46 @@
 package dev.seams.cli;
 
+import dev.seams.cli.options.HumanDuration;
+import dev.seams.cli.options.Membership;
 import dev.seams.inbox.CrashPoint;
 import dev.seams.inbox.CrashSwitch;
 import dev.seams.inbox.InboxMode;
 import dev.seams.inbox.InboxOptions;
 import dev.seams.inbox.InboxSink;
 import dev.seams.inbox.InboxSummary;
-import dev.seams.inbox.UnprocessableRecordException;
-import java.sql.SQLException;
+import dev.seams.sink.RunStoppedException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code seams inbox}: sink mode inbox, exactly-once from {@code orders.events} into PostgreSQL
- * through a processed-keys table committed in the same transaction ({@link InboxSink}; claim B4,
- * seed 001). Ends with the summary line {@code inbox: records=... (mode=..., commit-size=..., keep=...)}.
+ * {@code seams inbox}: sink mode inbox, exactly-once from {@code orders.events} into PostgreSQL —
+ * every INSERT, UPDATE and DELETE recorded once, consumed offsets stored in the same transaction,
+ * a processed-keys table against upstream re-sends ({@link InboxSink}; claim B4, seed 001). Ends with
+ * the summary line {@code inbox: records=... (mode=..., commit-size=..., keep=...)}.
  *
- * <p>Exit status: 0 after a clean run; 1 if the run ended with a poll whose database transaction
- * had not succeeded (the next run re-reads it); 3 at a record that is not an order event (nothing
- * of its poll committed); 137 when the test-only {@code --crash-at} switch fired.
+ * <p>Exit status ({@link ExitStatus}; README, "Exit statuses"): 0 after a clean run; 1 if the run
+ * ended with a poll whose database transaction had not succeeded after retriable failures (the next
+ * run re-reads it); 2 for an invalid command line; 3 at a record that is not an order event (nothing
+ * of its poll committed); 4 at a fatal Kafka error; 5 at a permanent database error (data exception,
+ * constraint violation, undefined table, privilege, authentication), the poll's position on stderr;
+ * 137 when the fault-injection switch {@code --crash-at} fired.
  */
-@Command(name = "inbox", mixinStandardHelpOptions = true,
+@Command(name = "inbox", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Sink mode inbox: orders.events into PostgreSQL order_ledger exactly-once, "
-                + "via a processed-keys table in the same transaction (or --mode plain: at-least-once).")
+                + "via stored offsets and a processed-keys table in the same transaction (or --mode plain: at-least-once).",
+        footer = {"", "Exit status: 0 clean run; 1 a poll left uncommitted after retriable failures;",
+            "2 usage error; 3 a record that is not an order event; 4 fatal Kafka error;",
+            "5 permanent database error (position printed); 137 --crash-at fired."})
 public final class InboxCommand implements Callable<Integer> {
 
-    /** Exit status for a record that is not an order event. */
-    public static final int UNPROCESSABLE_EXIT = 3;
+    /** Exit status for a record that is not an order event ({@link ExitStatus#UNPROCESSABLE_RECORD}). */
+    public static final int UNPROCESSABLE_EXIT = ExitStatus.UNPROCESSABLE_RECORD;
 
     @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers")
     String bootstrapServers;
@@ -40,8 +52,12 @@ public final class InboxCommand implements Callable<Integer> {
     @Option(names = "--user", defaultValue = "test")
     String user;
 
-    @Option(names = "--password", defaultValue = "test")
+    @Option(names = "--password", description = "database password (visible to ps: prefer --password-file or "
+            + Secrets.PG_ENV + "; default: test)")
     String password;
+
+    @Option(names = "--password-file", description = "file holding the database password")
+    Path passwordFile;
 
     @Option(names = "--topic", defaultValue = InboxOptions.DEFAULT_TOPIC)
     String topic;
@@ -64,54 +80,76 @@ public final class InboxCommand implements Callable<Integer> {
     Duration runFor;
 
     @Option(names = "--until-idle", converter = HumanDuration.class,
-            description = "stop after this long with nothing to read, e.g. 5s (default 5s)")
+            description = "stop after this long with nothing to read, e.g. 5s (the default: 5s)")
     Duration untilIdle;
+
+    @Option(names = "--until-caught-up", description = "stop once the end offsets of the assigned partitions, "
+            + "as read at the start, are reached")
+    boolean untilCaughtUp;
 
     @Option(names = "--isolation", defaultValue = "read_committed", description = "read_committed | read_uncommitted")
     String isolation;
 
-    @Option(names = "--instance-id", description = "static group membership (group.instance.id): a restart takes "
-            + "the partitions back at once")
-    String instanceId;
+    @Mixin
+    Membership membership = new Membership();
 
-    @Option(names = "--session-timeout", converter = HumanDuration.class,
-            description = "consumer session timeout, e.g. 10s (Kafka's default 45s)")
-    Duration sessionTimeout;
+    @ArgGroup(exclusive = false, heading = "%nFault injection (TEST ONLY: never in production):%n")
+    FaultInjection faults = new FaultInjection();
 
-    @Option(names = "--crash-at", description = "TEST ONLY: die by SIGKILL at mid-transaction | after-db-commit | "
-            + "after-offset-commit of poll --crash-after-polls")
-    String crashAt;
+    /** The environment the password is read from; tests replace it. */
+    Map<String, String> env = System.getenv();
 
-    @Option(names = "--crash-after-polls", defaultValue = "0",
-            description = "TEST ONLY: the 1-based non-empty poll (re-reads included) at which --crash-at fires")
-    long crashAfterPolls;
+    /** The options that break the sink on purpose, for the claim tests (B4) and their negative controls. */
+    static final class FaultInjection {
+        @Option(names = "--crash-at", description = "die by SIGKILL (exit 137) at mid-transaction | after-db-commit | "
+                + "after-offset-commit of poll --crash-after-polls")
+        String crashAt;
+
+        @Option(names = "--crash-after-polls", defaultValue = "0",
+                description = "the 1-based non-empty poll (re-reads included) at which --crash-at fires")
+        long crashAfterPolls;
+
+        @Option(names = "--key-by-order-id", description = "key the processed-keys table by the order id (the seed's "
+                + "natural key), which takes an UPDATE for a repeat (B4's negative control)")
+        boolean keyByOrderId;
+    }
 
     /** Creates the command; picocli fills the options. */
     public InboxCommand() {
     }
 
     /**
-     * Runs the inbox sink once and prints its summary line.
+     * @return the run's settings from the options
+     * @throws IllegalArgumentException for an invalid option value (exit status 2 through {@link SeamsCli})
+     */
+    InboxOptions options() {
+        boolean noWindow = runFor == null && untilIdle == null && !untilCaughtUp;
+        CrashSwitch crash = new CrashSwitch(faults.crashAt == null ? null : CrashPoint.fromCliName(faults.crashAt),
+                faults.crashAfterPolls);
+        return new InboxOptions(bootstrapServers, jdbcUrl, user,
+                Secrets.resolve(password, passwordFile, Secrets.PG_ENV, env, "test"), topic, group,
+                InboxMode.fromCliName(mode), commitSize, keepFactor, runFor, noWindow ? Duration.ofSeconds(5) : untilIdle,
+                isolation, membership.instanceId(), membership.sessionTimeout(), crash, untilCaughtUp, faults.keyByOrderId);
+    }
+
+    /**
+     * Runs the inbox sink once and prints its summary line (stdout) and, if it stopped, why (stderr).
      *
-     * @return 0, 1 (a poll left uncommitted after a failed transaction) or {@value #UNPROCESSABLE_EXIT}
-     * @throws SQLException             if the target database cannot be reached at the start
+     * @return the exit status (see the class comment)
      * @throws IllegalArgumentException for an invalid option value
      */
     @Override
-    public Integer call() throws SQLException {
-        Duration idle = runFor == null && untilIdle == null ? Duration.ofSeconds(5) : untilIdle;
-        CrashSwitch crash = new CrashSwitch(crashAt == null ? null : CrashPoint.fromCliName(crashAt), crashAfterPolls);
-        InboxOptions options = new InboxOptions(bootstrapServers, jdbcUrl, user, password, topic, group,
-                InboxMode.fromCliName(mode), commitSize, keepFactor, runFor, idle, isolation, instanceId,
-                sessionTimeout, crash);
+    public Integer call() {
+        InboxSink sink = new InboxSink(options());
         InboxSummary summary;
         try {
-            summary = new InboxSink(options).run();
-        } catch (UnprocessableRecordException e) {
+            summary = sink.run();
+        } catch (RunStoppedException e) {
+            System.out.println(sink.summary().line());
             System.err.println("inbox: stopped: " + e.getMessage());
-            return UNPROCESSABLE_EXIT;
+            return ExitStatus.of(e.stop());
         }
         System.out.println(summary.line());
-        return summary.uncommitted() > 0 ? 1 : 0;
+        return summary.uncommitted() > 0 ? ExitStatus.UNCOMMITTED : ExitStatus.OK;
     }
 }

@@ -10,6 +10,8 @@ import picocli.CommandLine.Command;
  * {@code seams seed} (deterministic orders into PostgreSQL), {@code seams lag} (consumer group lag),
  * {@code seams inbox} (sink mode inbox: exactly-once into PostgreSQL, claim B4),
  * {@code seams compare} (what changed between two guarantees.json reports, claim B7).
+ * An invalid option value (an {@link IllegalArgumentException} from a command) prints its message
+ * and the usage and exits with {@value ExitStatus#USAGE}, like a syntax error.
  */
 @Command(name = "seams", mixinStandardHelpOptions = true,
         subcommands = {StreamsApp.class, SinkCommand.class, SeedCommand.class, LagCommand.class,
@@ -22,6 +24,20 @@ public final class SeamsCli {
 
     /** Runs a subcommand and exits with its status. */
     public static void main(String[] args) {
-        System.exit(new CommandLine(new SeamsCli()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** @return the command line of {@code seams}, with invalid option values mapped to {@value ExitStatus#USAGE} */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new SeamsCli());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof IllegalArgumentException) {
+                commandLine.getErr().println(commandLine.getColorScheme().errorText(e.getMessage()));
+                commandLine.usage(commandLine.getErr());
+                return ExitStatus.USAGE;
+            }
+            throw e;
+        });
+        return cli;
     }
 }

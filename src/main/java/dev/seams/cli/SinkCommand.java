@@ -1,25 +1,39 @@
 package dev.seams.cli;
 
+import dev.seams.cli.options.HumanDuration;
+import dev.seams.cli.options.Membership;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.CustomerRange;
+import dev.seams.sink.RunStoppedException;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.sink.TotalsValidator;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code seams sink}: one sink run, ending with the summary line (DESIGN.md "The sink").
- * Exit status 0 unless a batch's insert or dead-letter write failed and had not been retried
- * successfully when the run ended (then 1; its records are re-read by the next run). Rejected
- * records go to {@code --dlq-topic} (claims G10, G11) and do not change the exit status.
+ * Rejected records go to {@code --dlq-topic} (claims G10, G11) and do not change the exit status.
+ *
+ * <p>Exit status ({@link ExitStatus}; README, "Exit statuses"): 0 after a clean run; 1 if the run
+ * window ended with a batch not committed after retriable failures (its records are re-read by the
+ * next run); 2 for an invalid command line; 4 at a fatal Kafka error (authorization, unknown topic,
+ * invalid offset configuration, fenced {@code --instance-id}); 5 at a permanent write error
+ * (ClickHouse: unknown table or column, type mismatch, value out of range, authentication; or the
+ * dead-letter topic refusing a record), with the batch's position on stderr and nothing committed.
  */
-@Command(name = "sink", mixinStandardHelpOptions = true,
-        description = "Consume customer.totals (or orders.events) into ClickHouse, at-least-once.")
+@Command(name = "sink", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Consume customer.totals (or orders.events) into ClickHouse, at-least-once.",
+        footer = {"", "Exit status: 0 clean run; 1 a batch left uncommitted after retriable failures;",
+            "2 usage error; 4 fatal Kafka error; 5 permanent write error (position printed)."})
 public final class SinkCommand implements Callable<Integer> {
 
     @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers")
@@ -31,11 +45,20 @@ public final class SinkCommand implements Callable<Integer> {
     @Option(names = "--clickhouse-user", defaultValue = "default")
     String clickhouseUser;
 
-    @Option(names = "--clickhouse-password", defaultValue = "")
+    @Option(names = "--clickhouse-password", description = "ClickHouse password (visible to ps: prefer "
+            + "--clickhouse-password-file or " + Secrets.CLICKHOUSE_ENV + "; default empty)")
     String clickhousePassword;
+
+    @Option(names = "--clickhouse-password-file", description = "file holding the ClickHouse password")
+    Path clickhousePasswordFile;
 
     @Option(names = "--clickhouse-database", defaultValue = "default")
     String clickhouseDatabase;
+
+    @Option(names = "--clickhouse-timeout", converter = HumanDuration.class, defaultValue = "30s",
+            description = "connect and response timeout of one ClickHouse request; a server frozen longer is "
+                    + "retried (default: ${DEFAULT-VALUE})")
+    Duration clickhouseTimeout;
 
     @Option(names = "--mode", defaultValue = "totals", description = "totals | dedup-demo")
     String mode;
@@ -43,22 +66,27 @@ public final class SinkCommand implements Callable<Integer> {
     @Option(names = "--group", defaultValue = SinkOptions.DEFAULT_GROUP, description = "consumer group")
     String group;
 
+    @Mixin
+    Membership membership = new Membership();
+
     @Option(names = "--from-start", description = "read from the earliest offsets")
     boolean fromStart;
-
-    @Option(names = "--dup", description = "insert every record twice (the source's -dup)")
-    boolean dup;
 
     @Option(names = "--for", converter = HumanDuration.class, description = "run this long, e.g. 15s")
     Duration runFor;
 
-    @Option(names = "--until-idle", converter = HumanDuration.class, description = "stop after this long with nothing to read, e.g. 5s")
+    @Option(names = "--until-idle", converter = HumanDuration.class,
+            description = "stop after this long with nothing to read, e.g. 5s (the default: 5s)")
     Duration untilIdle;
+
+    @Option(names = "--until-caught-up", description = "stop once the end offsets (read_committed: last stable "
+            + "offsets) of the assigned partitions, as read at the start, are reached")
+    boolean untilCaughtUp;
 
     @Option(names = "--isolation", defaultValue = "read_committed", description = "read_committed | read_uncommitted")
     String isolation;
 
-    @Option(names = "--customers", defaultValue = "1..5", description = "accepted customer ids, e.g. 1..5")
+    @Option(names = "--customers", description = "opt-in rule: accept only these customer ids, e.g. 1..5 (default: all)")
     String customers;
 
     @Option(names = "--dlq-topic", description = "where rejected records go (default: <topic>.dlq, e.g. customer.totals.dlq)")
@@ -68,7 +96,19 @@ public final class SinkCommand implements Callable<Integer> {
             description = "largest accepted customer.totals value in bytes (default: ${DEFAULT-VALUE})")
     int maxValueBytes;
 
+    @ArgGroup(exclusive = false, heading = "%nFault injection (TEST ONLY: never in production):%n")
+    FaultInjection faults = new FaultInjection();
+
+    /** The environment passwords are read from; tests replace it. */
+    Map<String, String> env = System.getenv();
+
     private SinkSummary summary;
+
+    /** The options that break the sink's guarantees on purpose, for negative controls. */
+    static final class FaultInjection {
+        @Option(names = "--dup", description = "insert every record twice (the source's -dup; claim G2's control)")
+        boolean dup;
+    }
 
     /** Creates the command; picocli fills the options. */
     public SinkCommand() {
@@ -80,22 +120,39 @@ public final class SinkCommand implements Callable<Integer> {
     }
 
     /**
-     * Runs the sink once and prints its summary line.
+     * @return the run's settings from the options
+     * @throws IllegalArgumentException for an invalid option value (exit status 2 through {@link SeamsCli})
+     */
+    SinkOptions options() {
+        boolean noWindow = runFor == null && untilIdle == null && !untilCaughtUp;
+        SinkMode sinkMode = SinkMode.fromCliName(mode);
+        String password = Secrets.resolve(clickhousePassword, clickhousePasswordFile, Secrets.CLICKHOUSE_ENV, env, "");
+        return new SinkOptions(bootstrapServers,
+                new ClickHouseTarget(clickhouse, clickhouseUser, password, clickhouseDatabase, clickhouseTimeout),
+                sinkMode, group, fromStart, faults.dup, runFor, noWindow ? Duration.ofSeconds(5) : untilIdle,
+                untilCaughtUp, isolation, customers == null ? null : CustomerRange.parse(customers),
+                dlqTopic == null ? SinkOptions.defaultDlqTopic(sinkMode) : dlqTopic, maxValueBytes, true, false,
+                membership.instanceId(), membership.sessionTimeout());
+    }
+
+    /**
+     * Runs the sink once and prints its summary line (stdout) and, if it stopped, why (stderr).
      *
-     * @return 0, or 1 if the run ended with a batch left uncommitted after a failed insert or
-     *     dead-letter write
+     * @return the exit status (see the class comment)
      * @throws IllegalArgumentException for an invalid option value
      */
     @Override
     public Integer call() {
-        Duration idle = runFor == null && untilIdle == null ? Duration.ofSeconds(5) : untilIdle;
-        SinkMode sinkMode = SinkMode.fromCliName(mode);
-        SinkOptions options = new SinkOptions(bootstrapServers,
-                new ClickHouseTarget(clickhouse, clickhouseUser, clickhousePassword, clickhouseDatabase),
-                sinkMode, group, fromStart, dup, runFor, idle, isolation, CustomerRange.parse(customers),
-                dlqTopic == null ? SinkOptions.defaultDlqTopic(sinkMode) : dlqTopic, maxValueBytes, true);
-        summary = new Sink(options).run();
+        Sink sink = new Sink(options());
+        try {
+            summary = sink.run();
+        } catch (RunStoppedException e) {
+            summary = sink.summary();
+            System.out.println(summary.line());
+            System.err.println("sink: stopped: " + e.getMessage());
+            return ExitStatus.of(e.stop());
+        }
         System.out.println(summary.line());
-        return summary.uncommitted() > 0 ? 1 : 0;
+        return summary.uncommitted() > 0 ? ExitStatus.UNCOMMITTED : ExitStatus.OK;
     }
 }

@@ -19,14 +19,23 @@ import java.util.regex.Pattern;
  * connection's {@code search_path} (pgjdbc {@code currentSchema=...} selects it).
  *
  * <ul>
- *   <li>{@value #LEDGER}: one row per written order event. Deliberately NO primary key and NO
- *       unique index: a plain INSERT is not idempotent, as in the seed.</li>
+ *   <li>{@value #LEDGER}: one row per order change (INSERT, UPDATE, DELETE): {@code order_id},
+ *       {@code customer_id}, {@code amount}, {@code op}, {@code source_lsn}, {@code deleted},
+ *       {@code change_key}, {@code source_partition}, {@code source_offset}, {@code written_at}.
+ *       Deliberately NO primary key and NO unique index: a plain INSERT is not idempotent, as in the
+ *       seed. The columns added for changes are added to a ledger of an earlier release too.</li>
+ *   <li>{@value #STATE}: a view of each order's latest change (highest {@code source_lsn}, then
+ *       offset) that is not a deletion — the ledger's per-order state, which equals PostgreSQL's
+ *       {@code orders} row for row when every change was applied once; per-customer totals are
+ *       {@code SELECT customer_id, count(*), sum(amount) FROM order_ledger_state GROUP BY customer_id}.</li>
  *   <li>One processed-keys table per topic ({@link #keysTable(String)}, e.g.
  *       {@code processed_keys_orders_events}): {@code id bigserial} (insertion order; the trim keeps
  *       the highest ids and walks the primary-key index backwards, the seed's "индекс с обратной
  *       сортировкой"), {@code msg_key} (unique: a concurrent writer of the same key, e.g. a zombie
  *       consumer after a rebalance, fails its transaction instead of writing a duplicate),
- *       {@code source_partition}, {@code source_offset}, {@code processed_at}.</li>
+ *       {@code source_partition}, {@code source_offset}, {@code processed_at}. A key names a change
+ *       ({@link ChangeKeys}): it catches Debezium re-sending a change at a new offset; Kafka's own
+ *       redeliveries are excluded before, exactly, by the offsets table ({@link OffsetStore}).</li>
  * </ul>
  *
  * <p>No statement is built from values: values are bound parameters (arrays via {@code unnest});
@@ -38,6 +47,8 @@ final class InboxStore {
 
     /** The ledger table (no unique index). */
     static final String LEDGER = "order_ledger";
+    /** The view of each order's latest state. */
+    static final String STATE = "order_ledger_state";
 
     private static final Pattern IDENTIFIER = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
@@ -69,7 +80,7 @@ final class InboxStore {
     }
 
     /**
-     * Creates the ledger and, in mode inbox, the keys table if they do not exist.
+     * Creates the ledger, its state view and, in mode inbox, the keys table if they do not exist.
      *
      * @throws SQLException if the DDL fails
      */
@@ -79,6 +90,13 @@ final class InboxStore {
                     + "order_id bigint NOT NULL, customer_id integer NOT NULL, amount numeric(12,2) NOT NULL, "
                     + "source_partition integer NOT NULL, source_offset bigint NOT NULL, "
                     + "written_at timestamptz NOT NULL DEFAULT clock_timestamp())");
+            st.execute("ALTER TABLE " + LEDGER + " ADD COLUMN IF NOT EXISTS op text, "
+                    + "ADD COLUMN IF NOT EXISTS source_lsn bigint, "
+                    + "ADD COLUMN IF NOT EXISTS deleted boolean NOT NULL DEFAULT false, "
+                    + "ADD COLUMN IF NOT EXISTS change_key text");
+            st.execute("CREATE OR REPLACE VIEW " + STATE + " AS SELECT order_id, customer_id, amount, source_lsn FROM ("
+                    + "SELECT DISTINCT ON (order_id) order_id, customer_id, amount, source_lsn, deleted FROM " + LEDGER
+                    + " ORDER BY order_id, source_lsn DESC NULLS LAST, source_offset DESC) latest WHERE NOT deleted");
             if (mode == InboxMode.INBOX) {
                 st.execute("CREATE TABLE IF NOT EXISTS " + keysTable + " ("
                         + "id bigserial PRIMARY KEY, msg_key text NOT NULL UNIQUE, "
@@ -89,7 +107,7 @@ final class InboxStore {
     }
 
     /**
-     * @param keys message keys of a poll
+     * @param keys change keys of a poll
      * @return those already in the keys table
      * @throws SQLException if the query fails
      */
@@ -117,10 +135,12 @@ final class InboxStore {
      * @throws SQLException if the insert fails
      */
     int insertLedger(List<LedgerEntry> entries) throws SQLException {
-        return insert("INSERT INTO " + LEDGER + " (order_id, customer_id, amount, source_partition, source_offset) "
-                + "SELECT * FROM unnest(?::bigint[], ?::int[], ?::numeric[], ?::int[], ?::bigint[])", entries, List.of(
+        return insert("INSERT INTO " + LEDGER + " (order_id, customer_id, amount, op, source_lsn, deleted, change_key, "
+                + "source_partition, source_offset) SELECT * FROM unnest(?::bigint[], ?::int[], ?::numeric[], ?::text[], "
+                + "?::bigint[], ?::boolean[], ?::text[], ?::int[], ?::bigint[])", entries, List.of(
                 new Column("int8", LedgerEntry::orderId), new Column("int4", LedgerEntry::customerId),
-                new Column("numeric", LedgerEntry::amount), PARTITION, OFFSET));
+                new Column("numeric", LedgerEntry::amount), new Column("text", LedgerEntry::op),
+                new Column("int8", LedgerEntry::lsn), new Column("bool", LedgerEntry::deleted), KEY, PARTITION, OFFSET));
     }
 
     /**
@@ -132,7 +152,7 @@ final class InboxStore {
     int insertKeys(List<LedgerEntry> entries) throws SQLException {
         return insert("INSERT INTO " + keysTable + " (msg_key, source_partition, source_offset) "
                 + "SELECT m, p, o FROM unnest(?::text[], ?::int[], ?::bigint[]) WITH ORDINALITY AS k(m, p, o, n) ORDER BY n",
-                entries, List.of(new Column("text", LedgerEntry::key), PARTITION, OFFSET));
+                entries, List.of(KEY, PARTITION, OFFSET));
     }
 
     /**
@@ -167,6 +187,7 @@ final class InboxStore {
     private record Column(String type, Function<LedgerEntry, Object> value) {
     }
 
+    private static final Column KEY = new Column("text", LedgerEntry::key);
     private static final Column PARTITION = new Column("int4", LedgerEntry::partition);
     private static final Column OFFSET = new Column("int8", LedgerEntry::offset);
 

@@ -1,12 +1,15 @@
 package dev.seams.inbox;
 
+import dev.seams.sink.RunStoppedException;
+
 /**
  * A record of the inbox sink's topic whose value is not an order event. The inbox sink does not
  * skip it (that would lose it silently, claim B2): it stops without committing the poll that holds
- * it, and {@code seams inbox} exits with status 3. The message names topic, partition, offset and
- * the parser's reason.
+ * it ({@link RunStoppedException.Stop#UNPROCESSABLE_RECORD}), and {@code seams inbox} exits with
+ * status 3. The message names topic, partition, offset and the parser's reason. Every form of a
+ * deletion Debezium writes is an order event or a counted tombstone, never this (claim B4).
  */
-public final class UnprocessableRecordException extends RuntimeException {
+public final class UnprocessableRecordException extends RunStoppedException {
 
     private static final long serialVersionUID = 1L;
 
@@ -15,6 +18,6 @@ public final class UnprocessableRecordException extends RuntimeException {
      * @param cause   the parse error
      */
     public UnprocessableRecordException(String message, Throwable cause) {
-        super(message, cause);
+        super(Stop.UNPROCESSABLE_RECORD, message, cause);
     }
 }

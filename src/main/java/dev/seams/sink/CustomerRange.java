@@ -1,9 +1,11 @@
 package dev.seams.sink;
 
 /**
- * The customer ids the sink accepts, inclusive ({@code --customers 1..5}); a changelog record of
- * any other customer is a bad record (the source's consumer rejects customer_id outside 1..5,
- * section "Эволюция схемы сквозь звенья").
+ * An opt-in rule of the sink: the customer ids it accepts, inclusive ({@code --customers 1..5}); a
+ * changelog record of any other customer is then a bad record. It reproduces the source's consumer,
+ * which rejected customer_id outside 1..5 (section "Эволюция схемы сквозь звенья") because its
+ * stand only had those customers: a property of a stand, not of a sink, so no range applies unless
+ * one is given (claims G10, B11).
  *
  * @param first lowest accepted id, >= 1
  * @param last  highest accepted id, >= first

@@ -1,5 +1,6 @@
 package dev.seams.sink;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -18,7 +19,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * The sink's dead-letter producer (claim G11): writes a batch's rejected records and waits until
  * the broker acknowledged every one ({@code acks=all}, idempotent), so the sink commits the batch's
  * offsets only after that. Bounded: a write that is not acknowledged within
- * {@value #DELIVERY_TIMEOUT_MS} ms fails.
+ * {@value #DELIVERY_TIMEOUT_MS} ms fails. A failure is classified by {@link KafkaErrors}: retriable
+ * (a timeout, a leader change) or permanent (e.g. authorization, a record too large for the topic).
  */
 final class DeadLetterWriter implements AutoCloseable {
 
@@ -49,8 +51,9 @@ final class DeadLetterWriter implements AutoCloseable {
      * Sends the dead letters and waits for every acknowledgement.
      *
      * @param letters the batch's dead letters, in read order (may be empty: returns at once)
-     * @throws WriteFailedException if any is refused or not acknowledged in time; some may have
-     *                              been written (a re-read batch writes them again)
+     * @throws WriteFailedException if any is refused or not acknowledged in time, classified by
+     *                              {@link KafkaErrors}; some may have been written (a re-read
+     *                              batch writes them again)
      */
     void write(List<ProducerRecord<byte[], byte[]>> letters) {
         if (letters.isEmpty()) {
@@ -67,23 +70,20 @@ final class DeadLetterWriter implements AutoCloseable {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new WriteFailedException(letters.size(), e);
+            throw failed(letters.size(), e);
         } catch (ExecutionException e) {
-            throw new WriteFailedException(letters.size(), e.getCause());
+            throw failed(letters.size(), e.getCause());
         } catch (TimeoutException | KafkaException e) {
-            throw new WriteFailedException(letters.size(), e);
+            throw failed(letters.size(), e);
         }
+    }
+
+    private static WriteFailedException failed(int letters, Throwable cause) {
+        return new WriteFailedException("dead-letter write of " + letters + " records", KafkaErrors.classify(cause), cause);
     }
 
     @Override
     public void close() {
-        producer.close(java.time.Duration.ofSeconds(10));
-    }
-
-    /** A dead-letter write the broker did not acknowledge (nothing may be committed then). */
-    static final class WriteFailedException extends RuntimeException {
-        WriteFailedException(int letters, Throwable cause) {
-            super("dead-letter write of " + letters + " records failed: " + cause, cause);
-        }
+        producer.close(Duration.ofSeconds(10));
     }
 }

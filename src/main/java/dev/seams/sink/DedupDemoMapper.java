@@ -1,21 +1,41 @@
 package dev.seams.sink;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.seams.streams.InvalidJsonException;
 import dev.seams.streams.OrderEvent;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * Mode {@code dedup-demo} (claim G3, the source's "Изолированный дедуп-эксперимент"): one
- * {@code orders.events} record (one order) becomes a row {@code cnt=1} in {@code order_counts_raw}
- * (SummingMergeTree, no dedup) and a row in {@code order_dedup} (ReplacingMergeTree(version) by
- * order_id, version = the record's offset). A deletion ({@link OrderEvent#isDeletion}) carries no row.
+ * Mode {@code dedup-demo} (claim G3, the source's "Изолированный дедуп-эксперимент", carried to
+ * updates and deletes): one {@code orders.events} change becomes a row {@code cnt=1} in
+ * {@code order_counts_raw} (SummingMergeTree, no dedup: every change event counts) and a row in
+ * {@code order_dedup} (ReplacingMergeTree(version) by order_id) with {@code version} = the change's
+ * source LSN ({@code __lsn}, monotonic per order, identical on replay) and {@code is_deleted} = 1
+ * for a DELETE (the old row, {@code "__deleted":"true"}) or 0. So
+ * {@code SELECT … FROM order_dedup FINAL WHERE is_deleted = 0} equals PostgreSQL's {@code orders}
+ * after any mix of INSERT, UPDATE (amount, customer) and DELETE, on ClickHouse 18.16 (which has no
+ * {@code is_deleted} engine parameter; read it with {@code optimize_move_to_prewhere = 0} there,
+ * see {@code containers/clickhouse/001-tables.sql}) and on current servers.
+ *
+ * <p>A row-less deletion (a Kafka tombstone or the JSON value {@code null}, the connector's older
+ * output) carries no row and no LSN: it is counted as a tombstone. A change without {@code __lsn}
+ * (a connector without {@code transforms.unwrap.add.fields=op,lsn}) has no version: it is a bad
+ * record, {@code order event has no "__lsn" (the connector must add it: transforms.unwrap.add.fields=op,lsn)}.
+ * TEST-ONLY: with {@link SinkOptions#withOffsetAsVersion(boolean)} the version is the record's offset instead.
  */
 final class DedupDemoMapper implements RecordMapper {
 
     static final String ORDER_COUNTS_RAW = "order_counts_raw";
     static final String ORDER_DEDUP = "order_dedup";
+
+    private final boolean offsetAsVersion;
+
+    /** @param offsetAsVersion TEST-ONLY: the offset, not the LSN, is the version (a negative control) */
+    DedupDemoMapper(boolean offsetAsVersion) {
+        this.offsetAsVersion = offsetAsVersion;
+    }
 
     @Override
     public List<String> tables() {
@@ -25,14 +45,18 @@ final class DedupDemoMapper implements RecordMapper {
     @Override
     public boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, List<ObjectNode>> rowsByTable)
             throws BadRecordException {
-        if (OrderEvent.isDeletion(record.value())) {
-            return false;
-        }
         OrderEvent event;
         try {
-            event = OrderEvent.parse(record.value());
-        } catch (RuntimeException e) {
+            event = OrderEvent.ofValue(record.value());
+        } catch (InvalidJsonException e) {
             throw new BadRecordException(e.getMessage());
+        }
+        if (event == null) {
+            return false;
+        }
+        if (event.lsn() == null && !offsetAsVersion) {
+            throw new BadRecordException("order event has no \"__lsn\" (the connector must add it: "
+                    + "transforms.unwrap.add.fields=op,lsn)");
         }
         rowsByTable.get(ORDER_COUNTS_RAW).add(ClickHouseWriter.newRow()
                 .put("customer_id", event.customerId())
@@ -41,7 +65,8 @@ final class DedupDemoMapper implements RecordMapper {
                 .put("order_id", event.orderId())
                 .put("customer_id", event.customerId())
                 .put("amount", event.amount())
-                .put("version", record.offset()));
+                .put("version", offsetAsVersion ? record.offset() : event.lsn())
+                .put("is_deleted", event.deleted() ? 1 : 0));
         return true;
     }
 }

@@ -1,116 +1,190 @@
 package dev.seams.sink;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lifetime of one consumer run, shared by the ClickHouse sink and the inbox sink: it ends
- * after {@code --for}, or after {@code --until-idle} with nothing to read, the idle clock starting
- * once the group assigned partitions (DESIGN.md "The sink"). A failed poll is logged and counted
- * as a fetch error, and the run goes on.
+ * The lifetime of one consumer run, shared by the ClickHouse sink and the inbox sink (DESIGN.md
+ * "The sink"). It ends, by the run's {@link RunWindow}:
+ * <ul>
+ *   <li>{@code --for}: that long after the start;</li>
+ *   <li>{@code --until-idle}: that long with nothing read, the clock (re)starting at every
+ *       assignment (an empty one included) and at every non-empty poll;</li>
+ *   <li>{@code --until-caught-up}: once the consumer's position in every partition assigned to it
+ *       has reached that partition's end offset as read when the run subscribed ({@code
+ *       read_committed}: the last stable offset), after at least one assignment.</li>
+ * </ul>
+ * Until the group first assigns partitions, the last two wait at most {@value #JOIN_TIMEOUT_S} s
+ * (more than Kafka's default 45 s session timeout, which a restarted dynamic member may wait out)
+ * or the idle time if longer, so a run that is never assigned a partition ends too.
+ *
+ * <p>Errors: a poll failure of class {@link ErrorClass#RETRIABLE} ({@link KafkaErrors}) is logged
+ * and counted ({@link #fetchErrors()}), and the run goes on; any other — authorization, invalid
+ * offset configuration ({@code auto.offset.reset=none} without offsets), a fenced static member —
+ * ends it with {@link RunStoppedException.Stop#FATAL_KAFKA}, as does a topic that does not exist at
+ * the start (the sinks never create topics: {@code allow.auto.create.topics=false}).
  */
 public final class PollSession {
 
-    private static final Logger LOG = LoggerFactory.getLogger(PollSession.class);
+    /** Longest wait for a first assignment, seconds. */
+    public static final long JOIN_TIMEOUT_S = 60;
 
-    private final Duration runFor;
-    private final Duration untilIdle;
-    private final Instant started = Instant.now();
+    private static final Logger LOG = LoggerFactory.getLogger(PollSession.class);
+    private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Consumer<byte[], byte[]> consumer;
+    private final RunWindow window;
+    private final Clock clock;
+    private final Instant started;
+    private final Map<TopicPartition, Long> endOffsets = new HashMap<>();
     private Instant lastActivity;
     private long fetchErrors;
+    private Runnable afterEachPoll = () -> { };
 
     /**
-     * @param runFor    stop this long after the start; null to stop on idleness instead
-     * @param untilIdle stop after this long with nothing read (used when runFor is null)
-     * @throws IllegalArgumentException if both are null
+     * @param consumer the run's consumer
+     * @param window   when the run ends
      */
-    public PollSession(Duration runFor, Duration untilIdle) {
-        if (runFor == null && untilIdle == null) {
-            throw new IllegalArgumentException("one of --for and --until-idle must be given");
-        }
-        this.runFor = runFor;
-        this.untilIdle = untilIdle;
+    public PollSession(Consumer<byte[], byte[]> consumer, RunWindow window) {
+        this(consumer, window, Clock.systemUTC());
+    }
+
+    PollSession(Consumer<byte[], byte[]> consumer, RunWindow window, Clock clock) {
+        this.consumer = consumer;
+        this.window = window;
+        this.clock = clock;
+        this.started = clock.instant();
     }
 
     /**
-     * Subscribes the consumer to the topic; the idle clock starts at the first assignment.
+     * Checks that the topic exists, reads its end offsets (for {@code --until-caught-up}) and
+     * subscribes; the listener's callbacks run inside {@link #poll}.
      *
-     * @param onAssigned called with every assignment before the clock check (e.g. to seek), may do nothing
+     * @param topic    the topic to consume
+     * @param listener the caller's rebalance callbacks (seek on assignment, commit on revocation)
+     * @throws RunStoppedException if the topic does not exist ({@link RunStoppedException.Stop#FATAL_KAFKA})
      */
-    public void subscribe(KafkaConsumer<byte[], byte[]> consumer, String topic,
-                          Consumer<Collection<TopicPartition>> onAssigned) {
+    public void subscribe(String topic, ConsumerRebalanceListener listener) {
+        List<PartitionInfo> partitions;
+        try {
+            partitions = consumer.partitionsFor(topic, METADATA_TIMEOUT);
+        } catch (KafkaException e) {
+            throw fatal("cannot read the partitions of " + topic, e);
+        }
+        if (partitions == null || partitions.isEmpty()) {
+            throw new RunStoppedException(RunStoppedException.Stop.FATAL_KAFKA,
+                    "topic " + topic + " does not exist (the sink does not create topics)", null);
+        }
+        if (window.untilCaughtUp()) {
+            List<TopicPartition> all = partitions.stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            endOffsets.putAll(consumer.endOffsets(all, METADATA_TIMEOUT));
+            LOG.info("running until caught up with the end offsets {}", endOffsets);
+        }
         consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
             @Override
-            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-                onAssigned.accept(partitions);
-                if (lastActivity == null) {
-                    lastActivity = Instant.now();
-                }
+            public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
+                listener.onPartitionsAssigned(assigned);
+                lastActivity = clock.instant();
             }
 
             @Override
-            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+                listener.onPartitionsRevoked(revoked);
+            }
+
+            @Override
+            public void onPartitionsLost(Collection<TopicPartition> lost) {
+                listener.onPartitionsLost(lost);
             }
         });
     }
 
-    /** @return whether the run should go on: --for not elapsed, or not idle for --until-idle */
+    /**
+     * @param hook runs after every poll that did not fail, before its records are returned — the
+     *             sinks retry their pending offset commits there ({@link OffsetCommitter#retryPending()})
+     */
+    public void afterEachPoll(Runnable hook) {
+        this.afterEachPoll = hook;
+    }
+
+    /** @return whether the run goes on (see the class comment) */
     public boolean running() {
-        Instant now = Instant.now();
-        if (runFor != null) {
-            return !now.isAfter(started.plus(runFor));
+        Instant now = clock.instant();
+        if (window.runFor() != null) {
+            return !now.isAfter(started.plus(window.runFor()));
         }
-        return lastActivity == null || !now.isAfter(lastActivity.plus(untilIdle));
+        if (lastActivity == null) {
+            Duration join = Duration.ofSeconds(JOIN_TIMEOUT_S);
+            boolean waiting = !now.isAfter(started.plus(window.untilIdle() != null && window.untilIdle().compareTo(join) > 0
+                    ? window.untilIdle() : join));
+            if (!waiting) {
+                LOG.warn("no partition was assigned within {} s; ending the run", JOIN_TIMEOUT_S);
+            }
+            return waiting;
+        }
+        if (window.untilCaughtUp()) {
+            return !caughtUp();
+        }
+        return !now.isAfter(lastActivity.plus(window.untilIdle()));
+    }
+
+    private boolean caughtUp() {
+        for (TopicPartition tp : consumer.assignment()) {
+            Long end = endOffsets.get(tp);
+            if (end != null && consumer.position(tp, METADATA_TIMEOUT) < end) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
-     * Polls once; a non-empty result resets the idle clock.
+     * Polls once; a non-empty result restarts the idle clock.
      *
      * @param timeout how long the poll may block
-     * @return the records, or none if the poll failed (counted in {@link #fetchErrors()})
+     * @return the records, or none if the poll failed retriably (counted in {@link #fetchErrors()})
+     * @throws RunStoppedException for a permanent poll failure ({@link RunStoppedException.Stop#FATAL_KAFKA})
      */
-    public ConsumerRecords<byte[], byte[]> poll(KafkaConsumer<byte[], byte[]> consumer, Duration timeout) {
+    public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
         ConsumerRecords<byte[], byte[]> records;
         try {
             records = consumer.poll(timeout);
         } catch (KafkaException e) {
+            Classification c = KafkaErrors.classify(e);
+            if (!c.retriable()) {
+                throw fatal("poll failed (" + c + ")", e);
+            }
             fetchErrors++;
-            LOG.warn("fetch failed: {}", e.toString());
+            LOG.warn("fetch failed ({}): {}", c, e.getMessage());
             return ConsumerRecords.empty();
         }
         if (!records.isEmpty()) {
-            lastActivity = Instant.now();
+            lastActivity = clock.instant();
         }
+        afterEachPoll.run();
         return records;
     }
 
-    /**
-     * Waits before a failed batch is re-read (both sinks back off the same way).
-     *
-     * @param ms milliseconds to wait
-     * @throws IllegalStateException if interrupted (the interrupt flag is set again)
-     */
-    public static void backoff(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while backing off", e);
-        }
-    }
-
-    /** @return polls that failed so far */
+    /** @return polls that failed retriably so far */
     public long fetchErrors() {
         return fetchErrors;
+    }
+
+    private static RunStoppedException fatal(String what, KafkaException e) {
+        return new RunStoppedException(RunStoppedException.Stop.FATAL_KAFKA,
+                what + ": " + e.getClass().getSimpleName() + ": " + e.getMessage(), e);
     }
 }

@@ -6,22 +6,18 @@ import dev.seams.dlq.DeadLetters;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,115 +27,141 @@ import org.slf4j.LoggerFactory;
  * every insert of the batch was acknowledged (at-least-once; DESIGN.md "The sink", seed section
  * "Где кончается транзакция Kafka").
  *
- * <p>The committed offset of a partition is the consumer's {@code position()}, which steps past
- * transaction control markers, so a caught-up read_committed sink shows lag 0 at rest (G12).
- * A failed insert commits nothing: the batch is re-read from its first offsets after a backoff.
+ * <p>Per batch: first the ClickHouse inserts of the good records, then the dead letters, each
+ * acknowledged; only then the offsets (each partition's {@code position()}, which steps past
+ * transaction control markers, so a caught-up read_committed sink shows lag 0 at rest, G12) are
+ * committed by the {@link OffsetCommitter} (retried, or left to the new owner after a rebalance —
+ * never the end of the run; B12).
  *
  * <p>A record that cannot be mapped (mode totals: rejected by {@link TotalsValidator}) is logged
- * with topic, partition, offset and reason and becomes a dead letter ({@link dev.seams.dlq.DeadLetters}:
- * key and value byte for byte, original headers, {@code dlq-reason}, {@code dlq-origin-*},
+ * with topic, partition, offset and reason and becomes a dead letter ({@link DeadLetters}: key and
+ * value byte for byte, original headers, {@code dlq-reason}, {@code dlq-origin-*},
  * {@code dlq-failed-at}) in {@link SinkOptions#dlqTopic()} (claims G10, G11; seed section "DLQ:
- * битое событие не роняет пайплайн"). Per batch: first the ClickHouse inserts of the good records,
- * then the dead letters, each acknowledged; only then the offsets are committed. If a dead-letter
- * write fails, nothing is committed, {@code dlq_errors} counts it and the batch is re-read after a
- * backoff (its good rows are then inserted again: at-least-once, harmless to the FINAL/argMax
- * reads, visible in the raw table). A batch of good and bad records that succeeds inserts each good
- * record exactly once.
+ * битое событие не роняет пайплайн").
+ *
+ * <p>A failed write commits nothing. Its {@link ErrorClass} decides: retriable (ClickHouse down,
+ * paused past {@code --clickhouse-timeout}, too many parts, memory limit; a dead-letter write
+ * timing out) — one log line naming the class, the batch is re-read from its first offsets after a
+ * {@link Backoff} (200 ms doubling to 5 s), its good rows inserted again (at-least-once, harmless to
+ * the FINAL/argMax reads, visible in the raw table); permanent (unknown table or column, type
+ * mismatch, value out of range, authentication; a dead letter the topic refuses) — the run stops
+ * with {@link RunStoppedException} naming the batch's position. A fatal Kafka error (poll or
+ * commit: authorization, unknown topic, invalid offset configuration) stops it as well
+ * ({@link PollSession}).
  */
 public final class Sink {
 
     private static final Logger LOG = LoggerFactory.getLogger(Sink.class);
     private static final Duration POLL = Duration.ofMillis(500);
-    private static final long MAX_BACKOFF_MS = 5_000;
 
     private final SinkOptions options;
     private final RecordMapper mapper;
+    private final Counters counters = new Counters();
+    private PollSession session;
+    private OffsetCommitter committer;
 
     /** @param options the run's settings */
     public Sink(SinkOptions options) {
         this.options = options;
         this.mapper = switch (options.mode()) {
             case TOTALS -> new TotalsMapper(new TotalsValidator(options.customers(), options.maxValueBytes()),
-                    options.validate());
-            case DEDUP_DEMO -> new DedupDemoMapper();
+                    options.validate(), options.offsetAsVersion());
+            case DEDUP_DEMO -> new DedupDemoMapper(options.offsetAsVersion());
         };
     }
 
     /**
-     * Runs one sink session until {@code --for} elapsed or nothing arrived for {@code --until-idle}
-     * (the idle clock starts once the group assigned partitions). A batch whose insert or
-     * dead-letter write keeps failing is re-read until then, so {@code --until-idle} does not end
-     * during such a failure; {@code --for} does.
+     * Runs one sink session until its run window ends ({@link PollSession}). A batch whose write
+     * keeps failing retriably is re-read until then, so {@code --until-idle} does not end during
+     * such a failure; {@code --for} does.
      *
      * @return what the run did
-     * @throws KafkaException if the consumer or producer cannot be created or the offset commit fails
+     * @throws RunStoppedException at a permanent write error ({@link RunStoppedException.Stop#PERMANENT_WRITE},
+     *                             with the batch's position) or a fatal Kafka error
+     *                             ({@link RunStoppedException.Stop#FATAL_KAFKA}); nothing of the
+     *                             failing batch was committed; {@link #summary()} has the counts so far
+     * @throws org.apache.kafka.common.KafkaException if the consumer or producer cannot be created
      */
     public SinkSummary run() {
-        Counters counters = new Counters();
-        PollSession session = new PollSession(options.runFor(), options.untilIdle());
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties());
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(SinkConsumer.properties(options));
              DeadLetterWriter deadLetters = new DeadLetterWriter(options.bootstrapServers(),
                      options.groupId() + "-" + options.mode().cliName() + "-dlq");
              Client client = options.clickhouse().open()) {
-            ClickHouseWriter writer = new ClickHouseWriter(client, options.clickhouse().database());
-            Set<TopicPartition> rewound = new HashSet<>();
-            session.subscribe(consumer, options.mode().topic(), partitions -> {
-                List<TopicPartition> fresh = partitions.stream().filter(rewound::add).toList();
-                if (options.fromStart() && !fresh.isEmpty()) {   // an empty list would rewind every assigned partition
-                    consumer.seekToBeginning(fresh);
-                }
-            });
-            long backoffMs = 200;
-            while (session.running()) {
-                ConsumerRecords<byte[], byte[]> records = session.poll(consumer, POLL);
-                if (records.isEmpty()) {
-                    continue;
-                }
-                Batch batch = map(records);
-                RuntimeException failure = null;
-                try {
-                    for (String table : mapper.tables()) {
-                        writer.insert(table, batch.rowsByTable.get(table));
-                    }
-                } catch (ClickHouseWriter.InsertFailedException e) {
-                    counters.insertErrors++;
-                    failure = e;
-                }
-                if (failure == null) {
-                    try {
-                        deadLetters.write(batch.deadLetters);
-                    } catch (DeadLetterWriter.WriteFailedException e) {
-                        counters.dlqErrors++;
-                        failure = e;
-                    }
-                }
-                if (failure != null) {
-                    LOG.warn("{}; re-reading the batch in {} ms, nothing committed", failure.getMessage(), backoffMs);
-                    for (TopicPartition tp : records.partitions()) {
-                        consumer.seek(tp, records.records(tp).get(0).offset());
-                    }
-                    counters.uncommitted = records.count();
-                    PollSession.backoff(backoffMs);
-                    backoffMs = Math.min(backoffMs * 2, MAX_BACKOFF_MS);
-                    continue;
-                }
-                backoffMs = 200;
-                Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
-                for (TopicPartition tp : records.partitions()) {
-                    commit.put(tp, new OffsetAndMetadata(consumer.position(tp)));
-                }
-                consumer.commitSync(commit);
-                counters.uncommitted = 0;
-                counters.inserted += batch.inserted;
-                counters.bad += batch.bad;
-                counters.tombstones += batch.tombstones;
-            }
+            ClickHouseWriter writer = new ClickHouseWriter(client, options.clickhouse().database(),
+                    options.clickhouse().timeout());
+            session = new PollSession(consumer, options.window());
+            committer = new OffsetCommitter(consumer);
+            session.afterEachPoll(committer::retryPending);
+            session.subscribe(options.mode().topic(), listener(consumer));
+            consume(consumer, writer, deadLetters);
+            committer.retryPending();
         }
-        SinkSummary summary = new SinkSummary(counters.inserted, counters.bad, counters.tombstones, counters.dlqErrors,
-                counters.insertErrors, session.fetchErrors(), options.dup(), options.fromStart(),
-                options.mode().cliName(), counters.uncommitted);
+        SinkSummary summary = summary();
         LOG.info(summary.line());
         return summary;
+    }
+
+    /** @return the counts of the current or last run so far (also after a {@link RunStoppedException}) */
+    public SinkSummary summary() {
+        return new SinkSummary(counters.inserted, counters.bad, counters.tombstones, counters.dlqErrors,
+                counters.insertErrors, session == null ? 0 : session.fetchErrors(), options.dup(), options.fromStart(),
+                options.mode().cliName(), counters.uncommitted + (committer == null ? 0 : committer.pendingRecords()),
+                committer == null ? 0 : committer.errors());
+    }
+
+    private void consume(Consumer<byte[], byte[]> consumer, ClickHouseWriter writer, DeadLetterWriter deadLetters) {
+        Backoff backoff = new Backoff();
+        while (session.running()) {
+            ConsumerRecords<byte[], byte[]> records = session.poll(POLL);
+            if (records.isEmpty()) {
+                continue;
+            }
+            Batch batch = map(records);
+            try {
+                write(batch, writer, deadLetters);
+            } catch (WriteFailedException e) {
+                if (!e.classification().retriable()) {
+                    counters.uncommitted = records.count();
+                    throw new RunStoppedException(RunStoppedException.Stop.PERMANENT_WRITE,
+                            e.getMessage() + "; batch " + Batches.position(records) + " not committed", e);
+                }
+                counters.uncommitted = Batches.reread(consumer, records, backoff, e.getMessage());
+                continue;
+            }
+            backoff.reset();
+            counters.uncommitted = 0;
+            counters.inserted += batch.inserted;
+            counters.bad += batch.bad;
+            counters.tombstones += batch.tombstones;
+            committer.commit(Batches.nextOffsets(consumer, records), Batches.counts(records));
+        }
+    }
+
+    private void write(Batch batch, ClickHouseWriter writer, DeadLetterWriter deadLetters) {
+        try {
+            for (String table : mapper.tables()) {
+                writer.insert(table, batch.rowsByTable.get(table));
+            }
+        } catch (WriteFailedException e) {
+            counters.insertErrors++;
+            throw e;
+        }
+        try {
+            deadLetters.write(batch.deadLetters);
+        } catch (WriteFailedException e) {
+            counters.dlqErrors++;
+            throw e;
+        }
+    }
+
+    private ConsumerRebalanceListener listener(Consumer<byte[], byte[]> consumer) {
+        Set<TopicPartition> rewound = new HashSet<>();
+        return committer.listener(partitions -> {
+            List<TopicPartition> fresh = partitions.stream().filter(rewound::add).toList();
+            if (options.fromStart() && !fresh.isEmpty()) {   // an empty list would rewind every assigned partition
+                consumer.seekToBeginning(fresh);
+            }
+        });
     }
 
     private Batch map(ConsumerRecords<byte[], byte[]> records) {
@@ -170,21 +192,6 @@ public final class Sink {
         }
         return batch;
     }
-
-    private Properties consumerProperties() {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers());
-        props.put(ConsumerConfig.GROUP_ID_CONFIG, options.groupId());
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, options.groupId() + "-" + options.mode().cliName());
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, options.isolation());
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "1000");
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        return props;
-    }
-
 
     private static final class Batch {
         final Map<String, List<ObjectNode>> rowsByTable = new LinkedHashMap<>();

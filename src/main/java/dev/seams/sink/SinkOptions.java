@@ -5,37 +5,49 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * One sink run's settings (the CLI's flags, DESIGN.md "The sink").
+ * One sink run's settings (the CLI's flags, DESIGN.md "The sink"). {@link #toString()} masks the
+ * ClickHouse password ({@link ClickHouseTarget#toString()}).
  *
  * @param bootstrapServers Kafka bootstrap servers, {@code host:port[,host:port]}
- * @param clickhouse       where to write
+ * @param clickhouse       where to write, with the request timeout ({@code --clickhouse-timeout})
  * @param mode             what to read and write
  * @param groupId          consumer group, {@code ds-sink} by default
  * @param fromStart        start from the earliest offsets instead of the group's committed ones
- * @param dup              insert every record twice in the same batch (the source's {@code -dup})
- * @param runFor           stop after this long ({@code --for 15s}); null if {@link #untilIdle} is set
- * @param untilIdle        stop after this long with nothing to read ({@code --until-idle 5s})
+ * @param dup              FAULT INJECTION: insert every record twice in the same batch (the source's
+ *                         {@code -dup}; claim G2's control)
+ * @param runFor           stop after this long ({@code --for 15s}); or null
+ * @param untilIdle        stop after this long with nothing to read ({@code --until-idle 5s}); or null
+ * @param untilCaughtUp    stop once the end offsets of the assigned partitions, as read at the start
+ *                         ({@code read_committed}: the last stable offsets), are reached
+ *                         ({@code --until-caught-up}); exactly one of the three run windows is set
  * @param isolation        {@code read_committed} (the EOS contract, G15) or {@code read_uncommitted}
- * @param customers        accepted customer ids ({@code --customers}, mode totals; G10)
+ * @param customers        the opt-in rule {@code --customers} (mode totals; G10); null for none, the default
  * @param dlqTopic         where rejected records go ({@code --dlq-topic}; default
  *                         {@code <mode topic>.dlq}, i.e. {@code customer.totals.dlq}; G11)
  * @param maxValueBytes    largest accepted record value in bytes, mode totals ({@code --max-value-bytes},
  *                         default {@value TotalsValidator#DEFAULT_MAX_VALUE_BYTES})
  * @param validate         TEST-ONLY: {@code false} turns the totals contract off so that a negative
- *                         control can show what an unvalidated consumer inserts (G11; see
- *                         {@link TotalsMapper}); the CLI has no flag for it; always {@code true} otherwise
+ *                         control can show what the seed's unvalidated consumer inserts (G11; see
+ *                         {@link TotalsMapper}); no CLI flag; always {@code true} otherwise
+ * @param offsetAsVersion  TEST-ONLY: {@code true} writes the Kafka offset as the ReplacingMergeTree
+ *                         version instead of the version ds-streams produced — the negative control
+ *                         of B10; no CLI flag; always {@code false} otherwise
+ * @param instanceId       static group membership ({@code --instance-id}, {@code group.instance.id}):
+ *                         a restarted process takes its partitions back at once; null for dynamic membership
+ * @param sessionTimeout   the consumer's {@code session.timeout.ms} ({@code --session-timeout}); null
+ *                         for Kafka's default (45 s)
  */
 public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, SinkMode mode, String groupId,
-                          boolean fromStart, boolean dup, Duration runFor, Duration untilIdle,
+                          boolean fromStart, boolean dup, Duration runFor, Duration untilIdle, boolean untilCaughtUp,
                           String isolation, CustomerRange customers, String dlqTopic, int maxValueBytes,
-                          boolean validate) {
+                          boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout) {
 
     /** The sink's consumer group (DESIGN.md names). */
     public static final String DEFAULT_GROUP = "ds-sink";
 
     /**
-     * @throws IllegalArgumentException if neither or both of runFor/untilIdle are set, isolation is
-     *                                  unknown, or maxValueBytes < 1
+     * @throws IllegalArgumentException if not exactly one run window is set, isolation is unknown,
+     *                                  or maxValueBytes < 1
      * @throws NullPointerException     if a required setting is null
      */
     public SinkOptions {
@@ -43,11 +55,8 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         Objects.requireNonNull(clickhouse, "clickhouse");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(groupId, "groupId");
-        Objects.requireNonNull(customers, "customers");
         Objects.requireNonNull(dlqTopic, "dlqTopic");
-        if ((runFor == null) == (untilIdle == null)) {
-            throw new IllegalArgumentException("exactly one of --for and --until-idle must be given");
-        }
+        window(runFor, untilIdle, untilCaughtUp);
         if (!"read_committed".equals(isolation) && !"read_uncommitted".equals(isolation)) {
             throw new IllegalArgumentException("isolation must be read_committed or read_uncommitted, got " + isolation);
         }
@@ -57,8 +66,9 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
     }
 
     /**
-     * The settings without the DLQ-era ones: DLQ topic {@code <mode topic>.dlq}, value limit
-     * {@value TotalsValidator#DEFAULT_MAX_VALUE_BYTES} bytes, validation on.
+     * The settings of the first release: DLQ topic {@code <mode topic>.dlq}, value limit
+     * {@value TotalsValidator#DEFAULT_MAX_VALUE_BYTES} bytes, validation on, versions from ds-streams,
+     * dynamic membership.
      *
      * @throws IllegalArgumentException as the canonical constructor
      */
@@ -70,12 +80,26 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
     }
 
     /**
-     * Defaults for tests and programmatic use: group ds-sink, read_committed, customers 1..5,
-     * until idle for 5 s, not from start, no dup, DLQ {@code <mode topic>.dlq}, validation on.
+     * The settings of the DLQ release: versions from ds-streams, dynamic membership.
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, SinkMode mode, String groupId,
+                       boolean fromStart, boolean dup, Duration runFor, Duration untilIdle,
+                       String isolation, CustomerRange customers, String dlqTopic, int maxValueBytes,
+                       boolean validate) {
+        this(bootstrapServers, clickhouse, mode, groupId, fromStart, dup, runFor, untilIdle, false, isolation,
+                customers, dlqTopic, maxValueBytes, validate, false, null, null);
+    }
+
+    /**
+     * Defaults for tests and programmatic use: group ds-sink, read_committed, no customer range,
+     * until idle for 5 s, not from start, no dup, DLQ {@code <mode topic>.dlq}, validation on,
+     * versions from ds-streams, dynamic membership.
      */
     public static SinkOptions defaults(String bootstrapServers, ClickHouseTarget clickhouse, SinkMode mode) {
         return new SinkOptions(bootstrapServers, clickhouse, mode, DEFAULT_GROUP, false, false, null,
-                Duration.ofSeconds(5), "read_committed", new CustomerRange(1, 5));
+                Duration.ofSeconds(5), "read_committed", null);
     }
 
     /**
@@ -86,12 +110,21 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         return mode.topic() + ".dlq";
     }
 
+    /** @return the run window, exactly one of {@code --for}, {@code --until-idle}, {@code --until-caught-up} */
+    public RunWindow window() {
+        return window(runFor, untilIdle, untilCaughtUp);
+    }
+
+    private static RunWindow window(Duration runFor, Duration untilIdle, boolean untilCaughtUp) {
+        return new RunWindow(runFor, untilIdle, untilCaughtUp);
+    }
+
     /** @return a copy reading from the earliest offsets (or not) */
     public SinkOptions withFromStart(boolean value) {
         return copy(b -> b.fromStart = value);
     }
 
-    /** @return a copy that inserts every record twice (or not) */
+    /** @return a copy that inserts every record twice (or not); fault injection */
     public SinkOptions withDup(boolean value) {
         return copy(b -> b.dup = value);
     }
@@ -106,6 +139,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         return copy(b -> {
             b.runFor = null;
             b.untilIdle = value;
+            b.untilCaughtUp = false;
         });
     }
 
@@ -114,10 +148,20 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         return copy(b -> {
             b.runFor = value;
             b.untilIdle = null;
+            b.untilCaughtUp = false;
         });
     }
 
-    /** @return a copy accepting another customer range ({@code --customers}) */
+    /** @return a copy that stops once caught up with the end offsets read at its start ({@code --until-caught-up}) */
+    public SinkOptions withUntilCaughtUp() {
+        return copy(b -> {
+            b.runFor = null;
+            b.untilIdle = null;
+            b.untilCaughtUp = true;
+        });
+    }
+
+    /** @return a copy with another opt-in customer range ({@code --customers}), or none for null */
     public SinkOptions withCustomers(CustomerRange value) {
         return copy(b -> b.customers = value);
     }
@@ -125,6 +169,16 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
     /** @return a copy writing rejected records to another topic ({@code --dlq-topic}) */
     public SinkOptions withDlqTopic(String value) {
         return copy(b -> b.dlqTopic = value);
+    }
+
+    /** @return a copy with static membership under this {@code group.instance.id}, or dynamic for null */
+    public SinkOptions withInstanceId(String value) {
+        return copy(b -> b.instanceId = value);
+    }
+
+    /** @return a copy with this consumer session timeout, or Kafka's default for null */
+    public SinkOptions withSessionTimeout(Duration value) {
+        return copy(b -> b.sessionTimeout = value);
     }
 
     /**
@@ -137,43 +191,53 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         return copy(b -> b.validate = value);
     }
 
+    /**
+     * TEST-ONLY: a copy that writes the Kafka offset as the version (or not). On reproduces the
+     * seed's version for the negative control of B10 (stale customers after the topic changes); it
+     * must never be used to run the pipeline.
+     *
+     * @return the copy
+     */
+    public SinkOptions withOffsetAsVersion(boolean value) {
+        return copy(b -> b.offsetAsVersion = value);
+    }
+
     private SinkOptions copy(Consumer<Copy> change) {
         Copy c = new Copy(this);
         change.accept(c);
-        return new SinkOptions(c.bootstrapServers, c.clickhouse, c.mode, c.groupId, c.fromStart, c.dup, c.runFor,
-                c.untilIdle, c.isolation, c.customers, c.dlqTopic, c.maxValueBytes, c.validate);
+        return new SinkOptions(bootstrapServers, clickhouse, mode, groupId, c.fromStart, c.dup, c.runFor,
+                c.untilIdle, c.untilCaughtUp, c.isolation, c.customers, c.dlqTopic, maxValueBytes, c.validate,
+                c.offsetAsVersion, c.instanceId, c.sessionTimeout);
     }
 
-    /** The components of one copy, changed by a {@code with…} method before the copy is validated. */
+    /** The changeable components of one copy, set by a {@code with…} method before the copy is validated. */
     private static final class Copy {
-        final String bootstrapServers;
-        final ClickHouseTarget clickhouse;
-        final SinkMode mode;
-        final String groupId;
         boolean fromStart;
         boolean dup;
         Duration runFor;
         Duration untilIdle;
+        boolean untilCaughtUp;
         String isolation;
         CustomerRange customers;
         String dlqTopic;
-        final int maxValueBytes;
         boolean validate;
+        boolean offsetAsVersion;
+        String instanceId;
+        Duration sessionTimeout;
 
         Copy(SinkOptions o) {
-            bootstrapServers = o.bootstrapServers;
-            clickhouse = o.clickhouse;
-            mode = o.mode;
-            groupId = o.groupId;
             fromStart = o.fromStart;
             dup = o.dup;
             runFor = o.runFor;
             untilIdle = o.untilIdle;
+            untilCaughtUp = o.untilCaughtUp;
             isolation = o.isolation;
             customers = o.customers;
             dlqTopic = o.dlqTopic;
-            maxValueBytes = o.maxValueBytes;
             validate = o.validate;
+            offsetAsVersion = o.offsetAsVersion;
+            instanceId = o.instanceId;
+            sessionTimeout = o.sessionTimeout;
         }
     }
 }

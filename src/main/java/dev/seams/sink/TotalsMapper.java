@@ -13,21 +13,29 @@ import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * Mode {@code totals}: one {@code customer.totals} record ({@code {"customer_id":3,"orders":27,"total":"1112.08"}},
- * a cumulative snapshot of the customer) becomes one row in {@code raw_totals} and one in
- * {@code customer_totals}, with {@code version} = the record's offset. A customer's records all lie
- * in one partition (keyed by customer_id), so the version is monotonic per key and identical on
- * replay (DESIGN.md "The sink"; claims G1, G2, G8).
+ * Mode {@code totals}: one {@code customer.totals} record
+ * ({@code {"customer_id":3,"orders":27,"total":"1112.08","version":42}}, a cumulative snapshot of
+ * the customer) becomes one row in {@code raw_totals} and one in {@code customer_totals}, with
+ * {@code version} = the record's own {@code version}, which ds-streams produces (a per-customer
+ * sequence, {@link CustomerTotals}): monotonic per customer whatever happens to the transport —
+ * more partitions, a re-created topic — and identical on replay (claim B10; DESIGN.md "The sink").
+ * The Kafka offset is never the version: it restarts when the topic is re-created and jumps when a
+ * key moves partition.
  *
- * <p>Every record is checked by {@link TotalsValidator} (claims G10, G11): unknown fields are
- * ignored, anything else that is not a real snapshot is a {@link BadRecordException} with the
- * validator's reason, and goes to the DLQ.
+ * <p>Every record is checked by {@link TotalsValidator} (claims G10, G11, B10, B11): unknown fields
+ * are ignored, anything else that ds-streams cannot have written (no version, a key that is not its
+ * customer_id, …) is a {@link BadRecordException} with the validator's reason, and goes to the DLQ.
  *
- * <p>Test-only: with validation off ({@link SinkOptions#withValidation(boolean)}) the mapper
- * behaves like the seed's unvalidated consumer ({@code encoding/json.Unmarshal} into plain
- * fields): a JSON object is always mapped, a missing {@code customer_id}, {@code orders} or
- * {@code total} becomes 0. That is the negative control of G11 — {@code {"customer_id":1}} then
- * lands as a false zero — and never a production setting.
+ * <p>Two TEST-ONLY switches, negative controls that must never run the pipeline:
+ * <ul>
+ *   <li>validation off ({@link SinkOptions#withValidation(boolean)}): the seed's unvalidated
+ *       consumer ({@code encoding/json.Unmarshal} into plain fields, version = the offset): a JSON
+ *       object is always mapped, a missing {@code customer_id}, {@code orders} or {@code total}
+ *       becomes 0 — {@code {"customer_id":1}} then lands as a false zero (G11);</li>
+ *   <li>offset as version ({@link SinkOptions#withOffsetAsVersion(boolean)}): validated, but the
+ *       version is the record's offset, as the seed wrote it — after the topic gets more partitions
+ *       or is re-created, FINAL keeps stale customers (B10).</li>
+ * </ul>
  */
 final class TotalsMapper implements RecordMapper {
 
@@ -39,14 +47,17 @@ final class TotalsMapper implements RecordMapper {
 
     private final TotalsValidator validator;
     private final boolean validate;
+    private final boolean offsetAsVersion;
 
     /**
-     * @param validator the record contract
-     * @param validate  false only for the negative control (see the class comment)
+     * @param validator       the record contract
+     * @param validate        false only for the negative control of G11 (see the class comment)
+     * @param offsetAsVersion true only for the negative control of B10 (see the class comment)
      */
-    TotalsMapper(TotalsValidator validator, boolean validate) {
+    TotalsMapper(TotalsValidator validator, boolean validate, boolean offsetAsVersion) {
         this.validator = validator;
         this.validate = validate;
+        this.offsetAsVersion = offsetAsVersion;
     }
 
     @Override
@@ -57,12 +68,12 @@ final class TotalsMapper implements RecordMapper {
     @Override
     public boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, List<ObjectNode>> rowsByTable)
             throws BadRecordException {
-        CustomerTotals totals = validate ? validator.validate(record.value()) : unvalidated(record.value());
+        CustomerTotals totals = validate ? validator.validate(record.key(), record.value()) : unvalidated(record.value());
         ObjectNode row = ClickHouseWriter.newRow()
                 .put("customer_id", totals.customerId())
                 .put("orders", totals.orders())
                 .put("total", totals.total())
-                .put("version", record.offset());
+                .put("version", offsetAsVersion || !validate ? record.offset() : totals.version());
         rowsByTable.get(RAW_TOTALS).add(row);
         rowsByTable.get(CUSTOMER_TOTALS).add(row);
         return true;
@@ -83,7 +94,7 @@ final class TotalsMapper implements RecordMapper {
         try {
             return new CustomerTotals(node.path("customer_id").asInt(0), node.path("orders").asLong(0),
                     total.isMissingNode() || total.isNull() ? BigDecimal.ZERO
-                            : new BigDecimal(total.asText()).setScale(2, RoundingMode.DOWN));
+                            : new BigDecimal(total.asText()).setScale(2, RoundingMode.DOWN), 0);
         } catch (NumberFormatException e) {
             throw new BadRecordException("total is not a number: " + total);
         }

@@ -47,12 +47,30 @@ final class Json {
      * @throws InvalidJsonException if the bytes are not JSON or not an object
      */
     static JsonNode readObject(byte[] bytes, String what) {
+        JsonNode node = readObjectOrNull(bytes, what);
+        if (node == null) {
+            throw invalid(what, "not a JSON object: null");
+        }
+        return node;
+    }
+
+    /**
+     * {@link #readObject} that also accepts the JSON literal {@code null} (what Debezium's
+     * JsonConverter writes for a record whose value schema is set but whose value is null).
+     *
+     * @return the object, or null for the literal {@code null}
+     * @throws InvalidJsonException if the bytes are not JSON, or JSON that is neither an object nor null
+     */
+    static JsonNode readObjectOrNull(byte[] bytes, String what) {
         JsonNode node;
         try {
             node = MAPPER.readTree(bytes);
         } catch (IOException e) {
             String reason = e instanceof JsonProcessingException p ? p.getOriginalMessage() : e.getMessage();
             throw new InvalidJsonException(what + ": not valid JSON: " + reason, e);
+        }
+        if (node != null && node.isNull()) {
+            return null;
         }
         if (node == null || !node.isObject()) {
             throw invalid(what, "not a JSON object: " + abbreviate(String.valueOf(node)));
@@ -88,11 +106,7 @@ final class Json {
      * @throws InvalidJsonException if missing, null, not an integral JSON number, or out of range
      */
     static long longField(JsonNode object, String field, String what) {
-        JsonNode node = required(object, field, what);
-        if (!node.isIntegralNumber() || !node.canConvertToLong()) {
-            throw invalid(what, "field \"" + field + "\" is not a 64-bit integer: " + abbreviate(node.toString()));
-        }
-        return node.longValue();
+        return long64(required(object, field, what), field, what);
     }
 
     /**
@@ -128,6 +142,72 @@ final class Json {
         }
     }
 
+    /**
+     * Reads an optional integral field that fits a {@code long}.
+     *
+     * @return the value, or null if the field is missing or JSON null
+     * @throws InvalidJsonException if present but not an integral JSON number in range
+     */
+    static Long optionalLongField(JsonNode object, String field, String what) {
+        JsonNode node = present(object, field);
+        return node == null ? null : long64(node, field, what);
+    }
+
+    /**
+     * Reads an optional text field.
+     *
+     * @return the text, or null if the field is missing or JSON null
+     * @throws InvalidJsonException if present but not a JSON string
+     */
+    static String optionalTextField(JsonNode object, String field, String what) {
+        JsonNode node = present(object, field);
+        if (node == null) {
+            return null;
+        }
+        if (!node.isTextual()) {
+            throw invalid(what, "field \"" + field + "\" is not a string: " + abbreviate(node.toString()));
+        }
+        return node.textValue();
+    }
+
+    /**
+     * Reads an optional flag written either as a JSON boolean or as the text {@code "true"} /
+     * {@code "false"} (Debezium's {@code __deleted} is a string field).
+     *
+     * @return the flag; false if the field is missing or JSON null
+     * @throws InvalidJsonException if present with any other value
+     */
+    static boolean optionalFlagField(JsonNode object, String field, String what) {
+        JsonNode node = present(object, field);
+        if (node == null) {
+            return false;
+        }
+        if (node.isBoolean()) {
+            return node.booleanValue();
+        }
+        if (node.isTextual() && ("true".equals(node.textValue()) || "false".equals(node.textValue()))) {
+            return Boolean.parseBoolean(node.textValue());
+        }
+        throw invalid(what, "field \"" + field + "\" is not true or false: " + abbreviate(node.toString()));
+    }
+
+    static InvalidJsonException invalid(String what, String problem) {
+        return new InvalidJsonException(what + ": " + problem, null);
+    }
+
+    private static long long64(JsonNode node, String field, String what) {
+        if (!node.isIntegralNumber() || !node.canConvertToLong()) {
+            throw invalid(what, "field \"" + field + "\" is not a 64-bit integer: " + abbreviate(node.toString()));
+        }
+        return node.longValue();
+    }
+
+    /** @return the field's node, or null if it is missing or JSON null */
+    private static JsonNode present(JsonNode object, String field) {
+        JsonNode node = object.get(field);
+        return node == null || node.isNull() ? null : node;
+    }
+
     private static JsonNode required(JsonNode object, String field, String what) {
         JsonNode node = object.get(field);
         if (node == null) {
@@ -139,9 +219,6 @@ final class Json {
         return node;
     }
 
-    private static InvalidJsonException invalid(String what, String problem) {
-        return new InvalidJsonException(what + ": " + problem, null);
-    }
 
     private static String abbreviate(String text) {
         return text.length() <= 80 ? text : text.substring(0, 77) + "...";

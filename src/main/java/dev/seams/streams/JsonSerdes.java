@@ -13,18 +13,22 @@ public final class JsonSerdes {
     }
 
     /**
-     * Serde for {@code orders.events} values (and the Streams repartition topic). A deletion
-     * ({@link OrderEvent#isDeletion}: a tombstone or the JSON literal null Debezium writes for a
-     * DELETE) deserializes to {@code null}, which the KTable source applies as a delete (B3).
-     * Deserializing throws {@link InvalidJsonException} for an invalid value (claim B2), which
-     * Kafka Streams hands to the deserialization exception handler.
+     * Serde for {@code orders.events} values (and the Streams repartition topic). Every deletion
+     * form ({@link OrderEvent#isDeletion}: the rewritten row with {@code "__deleted":"true"}, a
+     * tombstone, or the JSON literal null) deserializes to {@code null}, which the KTable source
+     * applies as a delete of the order (B3); each value is parsed once. Deserializing throws
+     * {@link InvalidJsonException} for an invalid value (claim B2), which Kafka Streams hands to
+     * the deserialization exception handler.
      *
      * @return a new serde; stateless, safe to share
      */
     public static Serde<OrderEvent> orderEvent() {
         return Serdes.serdeFrom(
                 (topic, event) -> event == null ? null : event.toJsonBytes(),
-                (topic, bytes) -> OrderEvent.isDeletion(bytes) ? null : OrderEvent.parse(bytes));
+                (topic, bytes) -> {
+                    OrderEvent event = OrderEvent.ofValue(bytes);
+                    return event == null || event.deleted() ? null : event;
+                });
     }
 
     /**

@@ -1,16 +1,17 @@
 package dev.seams.streams;
 
+import dev.seams.cli.options.Membership;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -26,10 +27,12 @@ import picocli.CommandLine.Option;
  *   <li>SIGTERM/SIGINT close Kafka Streams gracefully (shutdown hook, up to 30 s); SIGKILL of
  *       course does not, and a restart with the same {@code --state-dir} recovers by itself
  *       (a TaskCorruptedException, if any, is logged by Kafka Streams at org.apache.kafka.streams);</li>
- *   <li>an uncaught exception in a stream thread is logged and the thread replaced
- *       ({@code REPLACE_THREAD}).</li>
+ *   <li>an uncaught exception in a stream thread is logged and the thread replaced, at most
+ *       {@value ThreadReplacements#DEFAULT_MAX} times within 10 minutes; then the client shuts
+ *       down with one log line saying so ({@link ThreadReplacements}).</li>
  * </ul>
- * Exit code: 0 after a graceful shutdown, 1 if Kafka Streams went to state ERROR.
+ * Exit status: 0 after a graceful shutdown, 1 if Kafka Streams went to state ERROR (e.g. a stream
+ * thread kept dying), 2 for an invalid command line.
  */
 @Command(name = "streams", mixinStandardHelpOptions = true,
         description = "Kafka Streams app ds-streams: orders.events -> per-customer totals -> customer.totals (exactly_once_v2).")
@@ -48,6 +51,14 @@ public class StreamsApp implements Callable<Integer> {
             description = "Streams application id (default: ${DEFAULT-VALUE}).")
     String applicationId;
 
+    @Option(names = "--cache-max-bytes", defaultValue = "0",
+            description = "statestore.cache.max.bytes (default: ${DEFAULT-VALUE}: one customer.totals record per change, "
+                    + "at once; a cache collapses a customer's changes within a commit interval).")
+    long cacheMaxBytes;
+
+    @Mixin
+    Membership membership = new Membership();
+
     /** Creates the command; picocli fills the options. */
     public StreamsApp() {
     }
@@ -56,7 +67,8 @@ public class StreamsApp implements Callable<Integer> {
      * Runs the app from the command line and exits the JVM with {@link #call()}'s code
      * (2 for invalid options, picocli's usage error code).
      *
-     * @param args {@code --bootstrap-servers HOST:PORT --state-dir DIR [--application-id ID]}
+     * @param args {@code --bootstrap-servers HOST:PORT --state-dir DIR [--application-id ID] [--cache-max-bytes N]
+     *             [--instance-id ID] [--session-timeout 10s]}
      */
     public static void main(String[] args) {
         System.exit(new CommandLine(new StreamsApp()).execute(args));
@@ -70,8 +82,9 @@ public class StreamsApp implements Callable<Integer> {
      */
     @Override
     public Integer call() throws InterruptedException {
-        KafkaStreams streams = new KafkaStreams(TotalsTopology.build(),
-                StreamsSettings.properties(applicationId, bootstrapServers, stateDir));
+        StreamsOptions options = new StreamsOptions(applicationId, bootstrapServers, stateDir, cacheMaxBytes,
+                membership.instanceId(), membership.sessionTimeout());
+        KafkaStreams streams = new KafkaStreams(TotalsTopology.build(), StreamsSettings.properties(options));
         CountDownLatch finished = new CountDownLatch(1);
         AtomicBoolean failed = new AtomicBoolean();
         streams.setStateListener((newState, oldState) -> {
@@ -83,16 +96,14 @@ public class StreamsApp implements Callable<Integer> {
                 finished.countDown();
             }
         });
-        streams.setUncaughtExceptionHandler(e -> {
-            log.error("uncaught exception in a stream thread, replacing the thread", e);
-            return StreamThreadExceptionResponse.REPLACE_THREAD;
-        });
+        streams.setUncaughtExceptionHandler(new ThreadReplacements(ThreadReplacements.DEFAULT_MAX,
+                ThreadReplacements.DEFAULT_WINDOW));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("shutdown requested, closing Kafka Streams");
             streams.close(CLOSE_TIMEOUT);
         }, "ds-streams-shutdown"));
 
-        log.info("starting {} against {} with state dir {}", applicationId, bootstrapServers, stateDir);
+        log.info("starting {}", options);
         streams.start();
         finished.await();
         streams.close(CLOSE_TIMEOUT);

@@ -11,6 +11,8 @@ public final class StreamsSettings {
 
     /** The Streams application id, also the consumer group of {@code orders.events} (G12, G13). */
     public static final String APPLICATION_ID = "ds-streams";
+    /** {@code replication.factor} that means "the broker's {@code default.replication.factor}" (KIP-464). */
+    public static final int BROKER_DEFAULT_REPLICATION = -1;
 
     private StreamsSettings() {
     }
@@ -31,11 +33,18 @@ public final class StreamsSettings {
      * <ul>
      *   <li>{@code processing.guarantee=exactly_once_v2}: outputs, changelogs and input offsets
      *       commit in one transaction (G14, B1; the sink reads read_committed, G15);</li>
-     *   <li>{@code statestore.cache.max.bytes=0}: no record cache, so every aggregate update
-     *       emits exactly one {@code customer.totals} record (G1: raw rows = changelog records;
-     *       the source got 51 records for 51 orders);</li>
+     *   <li>{@code statestore.cache.max.bytes} = {@code --cache-max-bytes}, default 0: no record
+     *       cache, so every aggregate update emits exactly one {@code customer.totals} record (G1: raw
+     *       rows = changelog records; the source got 51 records for 51 orders) at once (B6 freshness).
+     *       A cache collapses a customer's updates within a commit interval into one record: fewer
+     *       records, same FINAL (each carries its version), but G1's and G2's counts no longer hold;</li>
      *   <li>{@code commit.interval.ms=100} (the EOS default, explicit), {@code num.standby.replicas=0},
-     *       {@code replication.factor=1} (single-broker stand);</li>
+     *       {@code replication.factor=-1}: internal topics (repartition, changelogs) take the
+     *       broker's {@code default.replication.factor} (1 on the single-broker stand, 3 on a
+     *       production cluster) instead of a hard-coded 1;</li>
+     *   <li>{@code --instance-id}: static membership ({@code group.instance.id} of the main consumer;
+     *       Kafka Streams appends {@code -<thread index>}), so a restarted process takes its tasks back
+     *       without a rebalance (B9); {@code --session-timeout}: the main consumer's {@code session.timeout.ms};</li>
      *   <li>consumer {@code auto.offset.reset=earliest}: a new application id reads from the start;</li>
      *   <li>default key and value serdes: String (the topology sets every serde explicitly);</li>
      *   <li>deserialization exception handler {@link DeadLetterHandler} with
@@ -50,26 +59,43 @@ public final class StreamsSettings {
      *       EOS re-processes it.</li>
      * </ul>
      *
+     * @param options the process's settings
+     * @return a new, mutable Properties
+     */
+    public static Properties properties(StreamsOptions options) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, options.applicationId());
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, options.stateDir().toString());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, options.cacheMaxBytes());
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100L);
+        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 0);
+        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, BROKER_DEFAULT_REPLICATION);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
+        if (options.instanceId() != null) {
+            props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), options.instanceId());
+        }
+        if (options.sessionTimeout() != null) {
+            props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
+                    (int) options.sessionTimeout().toMillis());
+        }
+        props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, TotalsTopology.ORDERS_EVENTS_DLQ);
+        return props;
+    }
+
+    /**
+     * {@link #properties(StreamsOptions)} with the production defaults ({@link StreamsOptions#of}).
+     *
      * @param applicationId    Streams application id (consumer group, internal topic prefix)
      * @param bootstrapServers Kafka bootstrap servers, {@code host:port[,host:port...]}
      * @param stateDir         directory for local state stores; keep it across restarts (G14)
      * @return a new, mutable Properties
      */
     public static Properties properties(String applicationId, String bootstrapServers, Path stateDir) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0L);
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100L);
-        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 0);
-        props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
-        props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
-        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, TotalsTopology.ORDERS_EVENTS_DLQ);
-        return props;
+        return properties(StreamsOptions.of(applicationId, bootstrapServers, stateDir));
     }
 }

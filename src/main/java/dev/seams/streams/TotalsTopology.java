@@ -17,7 +17,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * The ds-streams topology: per-customer order count and amount sum from Debezium's order events.
  *
  * <pre>
- * orders.events (key: order_id JSON text, value: {@link OrderEvent} JSON or null)
+ * orders.events (key: order_id JSON text, value: {@link OrderEvent} JSON; a deletion in any form reads as null)
  *   -&gt; KTable "orders-by-id"                    latest event per order_id
  *   -&gt; groupBy customer_id "orders-by-customer" (repartition topic ds-streams-orders-by-customer-repartition)
  *   -&gt; aggregate adder/subtractor "totals-by-customer" (changelog ds-streams-totals-by-customer-changelog)
@@ -25,16 +25,22 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * </pre>
  *
  * <p>Idempotent per order_id (claim B3): the source is a table keyed by order_id, so a
- * re-delivered identical event changes nothing, an UPDATE subtracts the old version and adds the
- * new one (from one customer to another if customer_id changed), and a DELETE tombstone subtracts
- * the last version. Totals therefore always equal PostgreSQL's {@code count(*)} and
- * {@code sum(amount)} per customer.
+ * re-delivered identical event leaves the totals unchanged, an UPDATE subtracts the old version and
+ * adds the new one (from one customer to another if customer_id changed), and a DELETE — the
+ * connector's rewritten old row ({@code "__deleted":"true"}), a tombstone or the JSON value
+ * {@code null}, all read as null by {@link JsonSerdes#orderEvent()} — subtracts the last version;
+ * a repeated DELETE of an order no longer in the table changes nothing. Totals therefore always
+ * equal PostgreSQL's {@code count(*)} and {@code sum(amount)} per customer.
  *
  * <p>Every change of a customer's aggregate emits one {@code customer.totals} record holding the
- * new cumulative snapshot (claim G2; with {@code statestore.cache.max.bytes=0}, see
- * {@link StreamsSettings}). When a customer's last order is deleted the aggregate is not removed:
- * the record {@code {"customer_id":N,"orders":0,"total":"0.00"}} is emitted, so the sink's latest
- * row for that customer matches PostgreSQL (no orders, zero sum).
+ * new cumulative snapshot and its version (claims G2, B10; with {@code statestore.cache.max.bytes=0},
+ * see {@link StreamsSettings}). Measured on Kafka Streams 4.2 ({@code TotalsTopologyTest}): an
+ * UPDATE that keeps the customer is one repartition record carrying old and new value (KIP-904), so
+ * subtractor and adder run back to back and ONE snapshot is emitted, its version 2 above the last;
+ * an UPDATE that moves the order emits one snapshot for each customer; a re-delivered identical
+ * event is emitted again, unchanged but for the version (+2). When a customer's last order is
+ * deleted or moved away the aggregate is not removed: {@code {"customer_id":N,"orders":0,"total":"0.00","version":V}}
+ * is emitted, so the sink's latest row for that customer matches PostgreSQL (B11).
  *
  * <p>A value that is not a valid {@link OrderEvent} fails deserialization and is handled by the
  * configured deserialization exception handler (logged, skipped and sent to {@link #ORDERS_EVENTS_DLQ},

@@ -50,10 +50,31 @@ class InboxSettingsTest {
 
     @Test
     void summaryLineNamesEveryCounter() {
-        InboxSummary summary = new InboxSummary(50, 5000, 4900, 100, 0, 4600, 1, 0, 2, 0, "inbox", 100, 300);
+        InboxSummary summary = new InboxSummary(50, 5000, 4900, 100, 7, 0, 4600, 1, 0, 2, 0, "inbox", 100, 300);
 
-        assertThat(summary.line()).isEqualTo("inbox: records=5000 inserted=4900 skipped=100 tombstones=0 trimmed=4600 "
-                + "polls=50 db_errors=1 commit_errors=0 fetch_errors=2 uncommitted=0 (mode=inbox, commit-size=100, keep=300)");
+        assertThat(summary.line()).isEqualTo("inbox: records=5000 inserted=4900 skipped=100 redelivered=7 tombstones=0 "
+                + "trimmed=4600 polls=50 db_errors=1 commit_errors=0 fetch_errors=2 uncommitted=0 (mode=inbox, "
+                + "commit-size=100, keep=300)");
         assertThat(summary.line()).startsWith(InboxSummary.LINE_PREFIX);
+    }
+
+    @Test
+    void theRunWindowIsExactlyOneOfThree() {
+        InboxOptions caughtUp = new InboxOptions("b:1", "jdbc:postgresql://h/db", "u", "p", "orders.events", "ds-inbox",
+                InboxMode.INBOX, 100, 3, null, null, "read_committed", null, null, CrashSwitch.OFF, true, false);
+
+        assertThat(caughtUp.window().untilCaughtUp()).isTrue();
+        assertThatThrownBy(() -> new InboxOptions("b:1", "u", "u", "p", "t", "g", InboxMode.INBOX, 100, 3, null,
+                Duration.ofSeconds(1), "read_committed", null, null, CrashSwitch.OFF, true, false))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("exactly one of --for, --until-idle and --until-caught-up must be given");
+    }
+
+    @Test
+    void thePasswordIsNeverPrinted() {
+        InboxOptions options = new InboxOptions("b:1", "jdbc:postgresql://h/db", "u", "s3cr3t", "orders.events", "ds-inbox",
+                InboxMode.INBOX, 100, 3, null, Duration.ofSeconds(5), "read_committed", null, null, CrashSwitch.OFF);
+
+        assertThat(options.toString()).doesNotContain("s3cr3t").contains("password=***").contains("user=u");
     }
 }

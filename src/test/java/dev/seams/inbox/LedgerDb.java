@@ -11,8 +11,10 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -121,7 +123,9 @@ public final class LedgerDb {
 
     /**
      * @param ids order ids
-     * @return every ledger row of those orders as (order_id, customer_id, amount), duplicates kept
+     * @return every ledger row of those orders as (order_id, customer_id, amount), duplicates kept;
+     *     since the ledger records changes, an order has one row per INSERT, UPDATE and DELETE
+     *     ({@link #latestOrders()} is its state, {@link #duplicateChanges()} its duplicates)
      */
     public List<OrderSeeder.Order> ledgerRows(Collection<Long> ids) {
         List<OrderSeeder.Order> rows = new ArrayList<>();
@@ -137,6 +141,55 @@ public final class LedgerDb {
             throw new IllegalStateException("cannot read the ledger", e);
         }
         return rows;
+    }
+
+    /**
+     * The ledger's state per order (claim B4): each order's latest change that is not a deletion,
+     * read from the view the sink creates ({@code order_ledger_state}), as (order_id, customer_id,
+     * amount), ordered by order id. After every change was applied once it equals PostgreSQL's
+     * {@code orders} rows; per-customer totals follow by grouping.
+     *
+     * @return the per-order state
+     */
+    public List<OrderSeeder.Order> latestOrders() {
+        return query("SELECT order_id, customer_id, amount FROM " + schema + "." + InboxStore.STATE + " ORDER BY order_id",
+                rs -> new OrderSeeder.Order(rs.getLong(1), rs.getInt(2), rs.getBigDecimal(3)));
+    }
+
+    /**
+     * @return ledger rows beyond the first of each change (same order_id, source LSN and op): the
+     *     duplicates of the exactly-once claim, counted by change and not by order, since an order
+     *     has one row per INSERT, UPDATE and DELETE (rows without LSN are not counted)
+     */
+    public long duplicateChanges() {
+        return query("SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM " + schema + "." + InboxStore.LEDGER
+                + " WHERE source_lsn IS NOT NULL GROUP BY order_id, source_lsn, op) changes", rs -> rs.getLong(1)).get(0);
+    }
+
+    /**
+     * @param group the sink's consumer group
+     * @param topic the consumed topic
+     * @return partition → the next offset the sink stored in the database in the same transaction
+     *     as its ledger rows (mode inbox; empty before its first commit or in mode plain)
+     */
+    public Map<TopicPartition, Long> storedOffsets(String group, String topic) {
+        Map<TopicPartition, Long> stored = new TreeMap<>(Comparator.comparingInt(TopicPartition::partition));
+        try (Connection c = connect(); PreparedStatement st = c.prepareStatement("SELECT kafka_partition, next_offset FROM "
+                + schema + "." + OffsetStore.TABLE + " WHERE consumer_group = ? AND topic = ? AND next_offset >= 0")) {
+            st.setString(1, group);
+            st.setString(2, topic);
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    stored.put(new TopicPartition(topic, rs.getInt(1)), rs.getLong(2));
+                }
+            }
+        } catch (SQLException e) {
+            if ("42P01".equals(e.getSQLState())) {
+                return stored;
+            }
+            throw new IllegalStateException("cannot read " + OffsetStore.TABLE, e);
+        }
+        return stored;
     }
 
     /** @return all rows of the ledger */

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** Defaults and copies of the sink's settings (DLQ topic, value limit, the test-only validation switch). */
+/**
+ * Defaults and copies of the sink's settings (DLQ topic, value limit, no customer range, the run
+ * windows, static membership, the two test-only switches) and that they never print the password.
+ */
 class SinkOptionsTest {
 
     private final SinkOptions defaults = SinkOptions.defaults("localhost:9092",
@@ -23,6 +26,16 @@ class SinkOptionsTest {
     }
 
     @Test
+    void defaultsAcceptEveryCustomerTakeTheVersionFromStreamsAndJoinDynamically() {
+        assertThat(defaults.customers()).as("--customers is opt-in (B11)").isNull();
+        assertThat(defaults.offsetAsVersion()).isFalse();
+        assertThat(defaults.untilCaughtUp()).isFalse();
+        assertThat(defaults.instanceId()).isNull();
+        assertThat(defaults.sessionTimeout()).isNull();
+        assertThat(defaults.clickhouse().timeout()).isEqualTo(ClickHouseTarget.DEFAULT_TIMEOUT);
+    }
+
+    @Test
     void copiesChangeOneSettingEach() {
         SinkOptions changed = defaults.withFromStart(true).withDup(true).withIsolation("read_uncommitted")
                 .withCustomers(CustomerRange.parse("2..9")).withDlqTopic("x.dlq").withValidation(false)
@@ -33,16 +46,51 @@ class SinkOptionsTest {
                 TotalsValidator.DEFAULT_MAX_VALUE_BYTES, false));
         assertThat(changed.withUntilIdle(Duration.ofSeconds(3))).extracting(SinkOptions::runFor, SinkOptions::untilIdle)
                 .containsExactly(null, Duration.ofSeconds(3));
+        assertThat(changed.withCustomers(null).customers()).isNull();
+    }
+
+    @Test
+    void theNewSettingsCopyToo() {
+        SinkOptions changed = defaults.withOffsetAsVersion(true).withInstanceId("sink-1")
+                .withSessionTimeout(Duration.ofSeconds(10)).withUntilCaughtUp();
+
+        assertThat(changed.offsetAsVersion()).isTrue();
+        assertThat(changed.instanceId()).isEqualTo("sink-1");
+        assertThat(changed.sessionTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(changed.window()).isEqualTo(new RunWindow(null, null, true));
+        assertThat(changed.withUntilIdle(Duration.ofSeconds(1)).window()).isEqualTo(new RunWindow(null, Duration.ofSeconds(1), false));
+        assertThat(changed.withRunFor(Duration.ofSeconds(2)).window()).isEqualTo(new RunWindow(Duration.ofSeconds(2), null, false));
     }
 
     @Test
     void invalidCombinationsAreRefused() {
         assertThatThrownBy(() -> new SinkOptions("b", defaults.clickhouse(), SinkMode.TOTALS, "g", false, false,
                 Duration.ofSeconds(1), Duration.ofSeconds(1), "read_committed", new CustomerRange(1, 5)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("exactly one of --for and --until-idle must be given");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("exactly one of --for, --until-idle and --until-caught-up must be given");
+        assertThatThrownBy(() -> new SinkOptions("b", defaults.clickhouse(), SinkMode.TOTALS, "g", false, false,
+                null, Duration.ofSeconds(1), true, "read_committed", null, "d", 1, true, false, null, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("exactly one of --for, --until-idle and --until-caught-up must be given");
         assertThatThrownBy(() -> defaults.withIsolation("serializable")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new SinkOptions("b", defaults.clickhouse(), SinkMode.TOTALS, "g", false, false, null,
                 Duration.ofSeconds(1), "read_committed", new CustomerRange(1, 5), "d", 0, true))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("max value bytes must be >= 1, got 0");
+    }
+
+    @Test
+    void thePasswordIsNeverPrinted() {
+        SinkOptions secret = SinkOptions.defaults("b:1", new ClickHouseTarget("http://ch:8123", "u", "s3cr3t", "db"), SinkMode.TOTALS);
+
+        assertThat(secret.toString()).doesNotContain("s3cr3t").contains("password=***");
+        assertThat(secret.clickhouse().toString()).isEqualTo(
+                "ClickHouseTarget[endpoint=http://ch:8123, user=u, password=***, database=db, timeout=PT30S]");
+    }
+
+    @Test
+    void theClickHouseTimeoutMustBePositive() {
+        assertThatThrownBy(() -> defaults.clickhouse().withTimeout(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--clickhouse-timeout must be > 0, got PT0S");
+        assertThat(defaults.clickhouse().withTimeout(Duration.ofSeconds(10)).timeout()).isEqualTo(Duration.ofSeconds(10));
     }
 }

@@ -14,6 +14,12 @@ class SinkSummaryTest {
     }
 
     @Test
+    void commitErrorsAppearOnlyWhenThereWereSome() {
+        assertThat(new SinkSummary(5, 0, 0, 0, 0, 0, false, false, "totals", 0, 2).line())
+                .isEqualTo("sink: inserted=5 bad=0 dlq_errors=0 insert_errors=0 fetch_errors=0 commit_errors=2 (dup=false, from-start=false, mode=totals)");
+    }
+
+    @Test
     void lineOfARunThatEndedWithAFailedDeadLetterWrite() {
         assertThat(new SinkSummary(0, 0, 0, 3, 0, 0, false, true, "totals", 2).line())
                 .isEqualTo("sink: inserted=0 bad=0 dlq_errors=3 insert_errors=0 fetch_errors=0 uncommitted=2 (dup=false, from-start=true, mode=totals)");

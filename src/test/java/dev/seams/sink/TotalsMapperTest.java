@@ -13,13 +13,13 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
 /**
- * Mode totals maps a valid snapshot to one row per table and, with validation on, refuses the
- * seed's {@code {"customer_id":1}}; with the test-only switch off it reproduces the false zero the
- * G11 negative control shows on the real stand.
+ * Mode totals maps a valid snapshot to one row per table with the version ds-streams wrote (B10),
+ * sends what ds-streams cannot have written to the DLQ, and keeps its two test-only negative
+ * controls: validation off (G11's false zero) and the offset as version (B10's stale customers).
  */
 class TotalsMapperTest {
 
-    private static final TotalsValidator VALIDATOR = new TotalsValidator(new CustomerRange(1, 5), 65_536);
+    private static final TotalsValidator VALIDATOR = new TotalsValidator(null, 65_536);
 
     private static Map<String, List<ObjectNode>> tables() {
         Map<String, List<ObjectNode>> rows = new LinkedHashMap<>();
@@ -28,22 +28,48 @@ class TotalsMapperTest {
         return rows;
     }
 
-    private static ConsumerRecord<byte[], byte[]> record(long offset, String value) {
-        return new ConsumerRecord<>("customer.totals", 0, offset, "1".getBytes(StandardCharsets.UTF_8),
+    private static ConsumerRecord<byte[], byte[]> record(long offset, String key, String value) {
+        return new ConsumerRecord<>("customer.totals", 0, offset, key.getBytes(StandardCharsets.UTF_8),
                 value.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
-    void aSnapshotBecomesOneRowPerTableWithTheOffsetAsVersion() throws BadRecordException {
+    void aSnapshotBecomesOneRowPerTableWithItsOwnVersion() throws BadRecordException {
         Map<String, List<ObjectNode>> rows = tables();
 
-        boolean mapped = new TotalsMapper(VALIDATOR, true).map(
-                record(146, "{\"customer_id\":3,\"orders\":27,\"total\":\"1112.08\",\"currency\":\"RUB\"}"), rows);
+        boolean mapped = new TotalsMapper(VALIDATOR, true, false).map(
+                record(146, "3", "{\"customer_id\":3,\"orders\":27,\"total\":\"1112.08\",\"version\":42,\"currency\":\"RUB\"}"), rows);
 
         assertThat(mapped).isTrue();
         assertThat(rows.get(TotalsMapper.RAW_TOTALS)).extracting(ObjectNode::toString)
-                .containsExactly("{\"customer_id\":3,\"orders\":27,\"total\":1112.08,\"version\":146}");
+                .containsExactly("{\"customer_id\":3,\"orders\":27,\"total\":1112.08,\"version\":42}");
         assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS)).isEqualTo(rows.get(TotalsMapper.RAW_TOTALS));
+    }
+
+    @Test
+    void theVersionDoesNotDependOnWhereTheRecordWasRead() throws BadRecordException {
+        String value = "{\"customer_id\":3,\"orders\":1,\"total\":\"1.00\",\"version\":9}";
+        Map<String, List<ObjectNode>> rows = tables();
+        TotalsMapper mapper = new TotalsMapper(VALIDATOR, true, false);
+
+        mapper.map(record(5_000, "3", value), rows);
+        mapper.map(new ConsumerRecord<>("customer.totals", 5, 0, "3".getBytes(StandardCharsets.UTF_8),
+                value.getBytes(StandardCharsets.UTF_8)), rows);
+
+        assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS)).extracting(r -> r.get("version").asLong()).containsExactly(9L, 9L);
+    }
+
+    @Test
+    void anEmptiedCustomerAndARefundAreCarried() throws BadRecordException {
+        Map<String, List<ObjectNode>> rows = tables();
+        TotalsMapper mapper = new TotalsMapper(VALIDATOR, true, false);
+
+        mapper.map(record(1, "4", "{\"customer_id\":4,\"orders\":0,\"total\":\"0.00\",\"version\":2}"), rows);
+        mapper.map(record(2, "6", "{\"customer_id\":6,\"orders\":1,\"total\":\"-5.00\",\"version\":1}"), rows);
+
+        assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS)).extracting(ObjectNode::toString).containsExactly(
+                "{\"customer_id\":4,\"orders\":0,\"total\":0.00,\"version\":2}",
+                "{\"customer_id\":6,\"orders\":1,\"total\":-5.00,\"version\":1}");
     }
 
     @Test
@@ -51,19 +77,44 @@ class TotalsMapperTest {
         Map<String, List<ObjectNode>> rows = tables();
 
         BadRecordException e = catchThrowableOfType(BadRecordException.class,
-                () -> new TotalsMapper(VALIDATOR, true).map(record(146, "{\"customer_id\":1}"), rows));
+                () -> new TotalsMapper(VALIDATOR, true, false).map(record(146, "1", "{\"customer_id\":1}"), rows));
 
         assertThat(e).hasMessage("customer totals: field \"orders\" is missing");
         assertThat(rows.get(TotalsMapper.RAW_TOTALS)).isEmpty();
     }
 
     @Test
-    void withoutValidationTheMissingFieldsBecomeAFalseZero() throws BadRecordException {
+    void aRecordWithoutVersionOrUnderAnotherKeyIsRejected() {
+        Map<String, List<ObjectNode>> rows = tables();
+        TotalsMapper mapper = new TotalsMapper(VALIDATOR, true, false);
+
+        assertThat(catchThrowableOfType(BadRecordException.class, () -> mapper.map(
+                record(1, "1", "{\"customer_id\":1,\"orders\":1,\"total\":\"1.00\"}"), rows)))
+                .hasMessage("customer totals: field \"version\" is missing");
+        assertThat(catchThrowableOfType(BadRecordException.class, () -> mapper.map(
+                record(1, "2", "{\"customer_id\":1,\"orders\":1,\"total\":\"1.00\",\"version\":1}"), rows)))
+                .hasMessage("record key \"2\" does not match customer_id 1");
+        assertThat(rows.get(TotalsMapper.RAW_TOTALS)).isEmpty();
+    }
+
+    @Test
+    void withoutValidationTheMissingFieldsBecomeAFalseZeroAtTheOffset() throws BadRecordException {
         Map<String, List<ObjectNode>> rows = tables();
 
-        new TotalsMapper(VALIDATOR, false).map(record(146, "{\"customer_id\":1}"), rows);
+        new TotalsMapper(VALIDATOR, false, false).map(record(146, "1", "{\"customer_id\":1}"), rows);
 
         assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS)).extracting(ObjectNode::toString)
                 .containsExactly("{\"customer_id\":1,\"orders\":0,\"total\":0.00,\"version\":146}");
+    }
+
+    @Test
+    void theOffsetAsVersionControlWritesTheOffset() throws BadRecordException {
+        Map<String, List<ObjectNode>> rows = tables();
+
+        new TotalsMapper(VALIDATOR, true, true).map(
+                record(146, "3", "{\"customer_id\":3,\"orders\":27,\"total\":\"1112.08\",\"version\":42}"), rows);
+
+        assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS)).extracting(ObjectNode::toString)
+                .containsExactly("{\"customer_id\":3,\"orders\":27,\"total\":1112.08,\"version\":146}");
     }
 }

@@ -94,8 +94,8 @@ class DeadLetterHandlerTest {
         assertThat(header(first, "trace-id")).as("original header kept").isEqualTo("b2-unit");
         assertThat(header(first, "__streams.errors.topic")).as("Kafka Streams' own KIP-1034 header").isEqualTo("orders.events");
         assertThat(totals.readKeyValuesToList()).containsExactly(
-                KeyValue.pair("1", "{\"customer_id\":1,\"orders\":1,\"total\":\"1.10\"}"),
-                KeyValue.pair("1", "{\"customer_id\":1,\"orders\":2,\"total\":\"3.30\"}"));
+                KeyValue.pair("1", "{\"customer_id\":1,\"orders\":1,\"total\":\"1.10\",\"version\":1}"),
+                KeyValue.pair("1", "{\"customer_id\":1,\"orders\":2,\"total\":\"3.30\",\"version\":2}"));
     }
 
     @Test
@@ -107,6 +107,6 @@ class DeadLetterHandlerTest {
         assertThat(dlq.readRecordsToList()).extracting(r -> header(r, DeadLetters.REASON))
                 .containsExactly("order event: field \"amount\" has more than 2 decimal places: \"5.001\"");
         assertThat(totals.readKeyValuesToList()).last()
-                .isEqualTo(KeyValue.pair("2", "{\"customer_id\":2,\"orders\":2,\"total\":\"6.00\"}"));
+                .isEqualTo(KeyValue.pair("2", "{\"customer_id\":2,\"orders\":2,\"total\":\"6.00\",\"version\":2}"));
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -53,6 +54,57 @@ class OrderEventTest {
         assertThat(OrderEvent.parse(e.toJsonBytes())).isEqualTo(e);
     }
 
+    @Test
+    void readsTheConnectorsMetadataFields() {
+        OrderEvent insert = OrderEvent.parse("{\"order_id\":1,\"customer_id\":2,\"amount\":\"59.68\",\"created_at\":\"2026-11-29T19:57:27.148553Z\","
+                + "\"__deleted\":\"false\",\"__op\":\"c\",\"__lsn\":24023128,\"__source_ts_ms\":1764446247148}");
+
+        assertThat(insert).isEqualTo(new OrderEvent(1, 2, new BigDecimal("59.68"), false, 24023128L, "c"));
+    }
+
+    @Test
+    void aRewrittenDeleteIsTheOldRowMarkedDeleted() {
+        String delete = "{\"order_id\":1,\"customer_id\":3,\"amount\":\"60.00\",\"created_at\":\"2026-11-29T19:57:27.148553Z\","
+                + "\"__deleted\":\"true\",\"__op\":\"d\",\"__lsn\":24023776,\"__source_ts_ms\":1764446250000}";
+
+        assertThat(OrderEvent.parse(delete)).isEqualTo(new OrderEvent(1, 3, new BigDecimal("60.00"), true, 24023776L, "d"));
+        assertThat(OrderEvent.isDeletion(delete.getBytes(StandardCharsets.UTF_8))).isTrue();
+    }
+
+    @Test
+    void eitherMarkerMakesADeletion() {
+        assertThat(OrderEvent.parse("{\"order_id\":1,\"customer_id\":3,\"amount\":\"1.00\",\"__deleted\":true}").deleted()).isTrue();
+        assertThat(OrderEvent.parse("{\"order_id\":1,\"customer_id\":3,\"amount\":\"1.00\",\"__op\":\"d\"}").deleted()).isTrue();
+        assertThat(OrderEvent.parse("{\"order_id\":1,\"customer_id\":3,\"amount\":\"1.00\",\"__op\":\"u\"}").deleted()).isFalse();
+    }
+
+    @Test
+    void theRowlessDeletionFormsHaveNoEvent() {
+        assertThat(OrderEvent.ofValue(null)).isNull();
+        assertThat(OrderEvent.ofValue("null".getBytes(StandardCharsets.UTF_8))).isNull();
+        assertThat(OrderEvent.ofValue(" null\n".getBytes(StandardCharsets.UTF_8))).isNull();
+        assertThat(OrderEvent.isDeletion(null)).isTrue();
+        assertThat(OrderEvent.isDeletion("null".getBytes(StandardCharsets.UTF_8))).isTrue();
+    }
+
+    @Test
+    void aRowOrAnInvalidValueIsNotADeletion() {
+        assertThat(OrderEvent.isDeletion("{\"order_id\":1,\"customer_id\":3,\"amount\":\"1.00\",\"__deleted\":\"false\"}"
+                .getBytes(StandardCharsets.UTF_8))).isFalse();
+        assertThat(OrderEvent.isDeletion("not-a-json{{{".getBytes(StandardCharsets.UTF_8))).isFalse();
+        assertThatThrownBy(() -> OrderEvent.parse("null")).isInstanceOf(InvalidJsonException.class)
+                .hasMessage("order event: not a JSON object: null");
+    }
+
+    @Test
+    void roundTripsItsMetadataThroughItsOwnJson() {
+        OrderEvent e = new OrderEvent(5, 4, new BigDecimal("-5.00"), false, 99L, "u");
+
+        assertThat(new String(e.toJsonBytes(), StandardCharsets.UTF_8))
+                .isEqualTo("{\"order_id\":5,\"customer_id\":4,\"amount\":\"-5.00\",\"__op\":\"u\",\"__lsn\":99}");
+        assertThat(OrderEvent.parse(e.toJsonBytes())).isEqualTo(e);
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '\'', value = {
             "not-a-json{{{                                            | not valid JSON",
@@ -75,6 +127,11 @@ class OrderEventTest {
             "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1.005\"}   | \"amount\" has more than 2 decimal places",
             "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1e999999999\"} | \"amount\" is out of range",
             "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1\",\"amount\":\"2\"} | Duplicate field",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1\",\"__deleted\":\"yes\"} | field \"__deleted\" is not true or false: \"yes\"",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1\",\"__lsn\":\"0/16B3748\"} | field \"__lsn\" is not a 64-bit integer",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1\",\"__lsn\":-1} | field \"__lsn\" is negative: -1",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1\",\"__op\":\"x\"} | field \"__op\" is not one of c, u, d, r: \"x\"",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1\",\"__op\":1}  | field \"__op\" is not a string: 1",
     })
     void rejectsInvalidValueNamingTheProblem(String json, String problem) {
         assertThatThrownBy(() -> OrderEvent.parse(json))

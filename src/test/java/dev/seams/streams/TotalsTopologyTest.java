@@ -17,7 +17,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Claims B3 (idempotent per order_id, UPDATE, DELETE), B2 (bad record skipped), G2 (snapshots). */
+/**
+ * Claims B3 (idempotent per order_id, UPDATE, DELETE in every form Debezium writes), B2 (bad record
+ * skipped), G2 (snapshots), B10 (the per-customer version) and B11 (emptied customers, refunds).
+ */
 class TotalsTopologyTest {
 
     @TempDir
@@ -50,8 +53,16 @@ class TotalsTopologyTest {
         orders.pipeInput(Long.toString(orderId), (String) null);
     }
 
-    private static String json(int customerId, long count, String total) {
-        return "{\"customer_id\":" + customerId + ",\"orders\":" + count + ",\"total\":\"" + total + "\"}";
+    /** Pipes a DELETE as the connector writes it now (rewrite mode): the old row, {@code __deleted} true. */
+    private void rewrittenDelete(long orderId, int customerId, String amount, long lsn) {
+        orders.pipeInput(Long.toString(orderId), "{\"order_id\":" + orderId + ",\"customer_id\":" + customerId
+                + ",\"amount\":\"" + amount + "\",\"created_at\":\"2026-11-29T19:57:27.148553Z\",\"__deleted\":\"true\","
+                + "\"__op\":\"d\",\"__lsn\":" + lsn + ",\"__source_ts_ms\":1764446250000}");
+    }
+
+    private static String json(int customerId, long count, String total, long version) {
+        return "{\"customer_id\":" + customerId + ",\"orders\":" + count + ",\"total\":\"" + total
+                + "\",\"version\":" + version + "}";
     }
 
     private void seedThreeCustomers() {
@@ -69,11 +80,11 @@ class TotalsTopologyTest {
 
         List<KeyValue<String, String>> records = totals.readKeyValuesToList();
         assertThat(records).hasSize(6); // one cumulative snapshot per change (G2, no cache)
-        assertThat(records.get(0)).isEqualTo(KeyValue.pair("1", json(1, 1, "10.00")));
+        assertThat(records.get(0)).isEqualTo(KeyValue.pair("1", json(1, 1, "10.00", 1)));
         assertThat(lastPerCustomer(records)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "1", json(1, 3, "16.00"),
-                "2", json(2, 2, "0.30"),
-                "3", json(3, 1, "100.00")));
+                "1", json(1, 3, "16.00", 3),
+                "2", json(2, 2, "0.30", 2),
+                "3", json(3, 1, "100.00", 1)));
     }
 
     @Test
@@ -87,7 +98,16 @@ class TotalsTopologyTest {
 
         Map<String, String> after = new HashMap<>(before);
         after.putAll(lastPerCustomer(totals.readKeyValuesToList()));
-        assertThat(after).isEqualTo(before);
+        // B10 changed the record: a redelivery runs subtractor and adder, so the unchanged snapshot is
+        // emitted again with its version 2 higher per redelivered event; orders and total stay exactly equal
+        assertThat(withoutVersion(after)).isEqualTo(withoutVersion(before));
+        assertThat(after).containsEntry("1", json(1, 3, "16.00", 7)).containsEntry("3", json(3, 1, "100.00", 3));
+    }
+
+    private static Map<String, String> withoutVersion(Map<String, String> snapshots) {
+        Map<String, String> stripped = new HashMap<>();
+        snapshots.forEach((k, v) -> stripped.put(k, v.replaceAll(",\"version\":\\d+", "")));
+        return stripped;
     }
 
     @Test
@@ -97,7 +117,7 @@ class TotalsTopologyTest {
 
         order(3, 1, "6.00");
 
-        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("1", json(1, 3, "16.45")));
+        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("1", json(1, 3, "16.45", 5)));
     }
 
     @Test
@@ -108,8 +128,8 @@ class TotalsTopologyTest {
         order(1, 3, "10.00");
 
         assertThat(lastPerCustomer(totals.readKeyValuesToList())).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "1", json(1, 2, "6.00"),
-                "3", json(3, 2, "110.00")));
+                "1", json(1, 2, "6.00", 4),
+                "3", json(3, 2, "110.00", 2)));
     }
 
     @Test
@@ -118,17 +138,17 @@ class TotalsTopologyTest {
         totals.readKeyValuesToList();
 
         delete(2);
-        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("2", json(2, 1, "0.20")));
+        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("2", json(2, 1, "0.20", 3)));
 
         delete(4);
-        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("3", json(3, 0, "0.00")));
+        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("3", json(3, 0, "0.00", 2)));
 
         delete(4); // a second tombstone for a deleted order changes nothing
         delete(999); // neither does one for an order never seen
         assertThat(totals.readKeyValuesToList()).isEmpty();
 
         order(4, 3, "1.00"); // re-insert after delete counts again
-        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("3", json(3, 1, "1.00")));
+        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("3", json(3, 1, "1.00", 3)));
     }
 
     @Test
@@ -138,7 +158,7 @@ class TotalsTopologyTest {
 
         // Debezium's ExtractNewRecordState + JsonConverter (schemas off) write a DELETE as the 4 bytes "null"
         orders.pipeInput("2", "null");
-        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("2", json(2, 1, "0.20")));
+        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("2", json(2, 1, "0.20", 3)));
     }
 
     @Test
@@ -153,16 +173,91 @@ class TotalsTopologyTest {
 
         List<KeyValue<String, String>> records = totals.readKeyValuesToList();
         assertThat(records).containsExactly(
-                KeyValue.pair("1", json(1, 1, "1.10")),
-                KeyValue.pair("1", json(1, 2, "3.30")),
-                KeyValue.pair("2", json(2, 1, "3.30")));
+                KeyValue.pair("1", json(1, 1, "1.10", 1)),
+                KeyValue.pair("1", json(1, 2, "3.30", 2)),
+                KeyValue.pair("2", json(2, 1, "3.30", 1)));
     }
 
     @Test
     void newFieldInSourceIsIgnoredAndNotCopied() {
         orders.pipeInput("1", "{\"order_id\":1,\"customer_id\":7,\"amount\":\"2.50\",\"currency\":\"RUB\"}");
 
-        assertThat(totals.readKeyValue()).isEqualTo(KeyValue.pair("7", json(7, 1, "2.50")));
+        assertThat(totals.readKeyValue()).isEqualTo(KeyValue.pair("7", json(7, 1, "2.50", 1)));
+    }
+
+    @Test
+    void anUpdateWithinTheSameCustomerIsOneSnapshotTwoVersionsOn() {
+        // Kafka Streams 4.2 (KIP-904): the repartition record carries old and new value together when
+        // the grouping key is unchanged, so subtractor and adder run in one step and ONE snapshot is
+        // emitted; the version counts both applications.
+        seedThreeCustomers();
+        totals.readKeyValuesToList();
+
+        order(3, 1, "6.00");
+        order(3, 1, "6.50");
+
+        assertThat(totals.readKeyValuesToList()).containsExactly(
+                KeyValue.pair("1", json(1, 3, "16.45", 5)),
+                KeyValue.pair("1", json(1, 3, "16.95", 7)));
+    }
+
+    @Test
+    void aRewrittenDeleteSubtractsTheOrderOnceAndARepeatChangesNothing() {
+        seedThreeCustomers();
+        totals.readKeyValuesToList();
+
+        rewrittenDelete(2, 2, "0.10", 500);
+        assertThat(totals.readKeyValuesToList()).containsExactly(KeyValue.pair("2", json(2, 1, "0.20", 3)));
+
+        rewrittenDelete(2, 2, "0.10", 500); // Debezium re-sending the same DELETE after a Connect crash
+        assertThat(totals.readKeyValuesToList()).isEmpty();
+    }
+
+    @Test
+    void aCustomerEmptiedByAMoveReadsZero() {
+        order(1, 4, "92.00");
+        totals.readKeyValuesToList();
+
+        order(1, 5, "92.00"); // UPDATE orders SET customer_id = 5: customer 4 has no order left
+
+        assertThat(lastPerCustomer(totals.readKeyValuesToList())).containsExactlyInAnyOrderEntriesOf(Map.of(
+                "4", json(4, 0, "0.00", 2),
+                "5", json(5, 1, "92.00", 1)));
+    }
+
+    @Test
+    void aRefundIsCarriedAsANegativeTotal() {
+        order(1, 6, "-5.00");
+
+        assertThat(totals.readKeyValue()).isEqualTo(KeyValue.pair("6", json(6, 1, "-5.00", 1)));
+    }
+
+    @Test
+    void versionsAreIdenticalWhenTheSameInputIsReplayedAndRiseWithEveryChange() {
+        List<KeyValue<String, String>> first = runMixedLoad();
+        driver.close();
+        driver = new TopologyTestDriver(TotalsTopology.build(), StreamsSettings.properties("unused:9092", stateDir.resolve("replay")));
+        orders = driver.createInputTopic(TotalsTopology.ORDERS_EVENTS, new StringSerializer(), new StringSerializer());
+        totals = driver.createOutputTopic(TotalsTopology.CUSTOMER_TOTALS, new StringDeserializer(), new StringDeserializer());
+
+        assertThat(runMixedLoad()).isEqualTo(first);
+        Map<String, Long> last = new HashMap<>();
+        for (KeyValue<String, String> record : first) {
+            long version = CustomerTotals.fromJson(record.value).version();
+            assertThat(version).as("version of customer %s after %s", record.key, last.get(record.key))
+                    .isGreaterThan(last.getOrDefault(record.key, 0L));
+            last.put(record.key, version);
+        }
+    }
+
+    private List<KeyValue<String, String>> runMixedLoad() {
+        seedThreeCustomers();
+        order(3, 1, "6.00");
+        order(1, 3, "10.00");
+        delete(2);
+        rewrittenDelete(4, 3, "100.00", 900);
+        order(7, 2, "-1.00");
+        return totals.readKeyValuesToList();
     }
 
     @Test

@@ -1,11 +1,10 @@
-package dev.seams.cli;
+package dev.seams.cli.options;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.TypeConversionException;
 
 /** {@code seams sink --for 15s --until-idle 5s} as the README and the seed write them. */
@@ -27,17 +26,5 @@ class HumanDurationTest {
         assertThatThrownBy(() -> converter.convert("5 seconds")).isInstanceOf(TypeConversionException.class)
                 .hasMessage("'5 seconds' is not a duration like 500ms, 5s, 2m, 1h or PT5S");
         assertThatThrownBy(() -> converter.convert("-5s")).isInstanceOf(TypeConversionException.class);
-    }
-
-    @Test
-    void theSinkCommandParsesTheReadmeFlags() {
-        SinkCommand command = new SinkCommand();
-        new CommandLine(command).parseArgs("--bootstrap-servers", "localhost:9092", "--until-idle", "5s", "--for", "15s",
-                "--dlq-topic", "x.dlq", "--max-value-bytes", "1024");
-
-        assertThat(command.untilIdle).isEqualTo(Duration.ofSeconds(5));
-        assertThat(command.runFor).isEqualTo(Duration.ofSeconds(15));
-        assertThat(command.dlqTopic).isEqualTo("x.dlq");
-        assertThat(command.maxValueBytes).isEqualTo(1024);
     }
 }

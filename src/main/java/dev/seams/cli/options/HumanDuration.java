@@ -1,4 +1,4 @@
-package dev.seams.cli;
+package dev.seams.cli.options;
 
 import java.time.Duration;
 import java.util.regex.Matcher;

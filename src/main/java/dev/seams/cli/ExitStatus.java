@@ -1,0 +1,41 @@
+package dev.seams.cli;
+
+import dev.seams.inbox.CrashSwitch;
+import dev.seams.sink.RunStoppedException;
+
+/**
+ * The exit statuses of {@code seams sink} and {@code seams inbox} (README, "Exit statuses"). Each
+ * names one outcome, so a supervisor can tell "run again" from "fix something first".
+ */
+public final class ExitStatus {
+
+    /** The run ended normally: every record read was written and its offsets committed. */
+    public static final int OK = 0;
+    /**
+     * The run window ended while a batch was still uncommitted after retriable failures (write or
+     * offset commit); the next run re-reads it. Also picocli's status for an unexpected exception.
+     */
+    public static final int UNCOMMITTED = 1;
+    /** Invalid command line (unknown option, bad value): picocli's usage error. */
+    public static final int USAGE = 2;
+    /** A record the sink cannot process and has no dead-letter topic for (inbox); its poll not committed. */
+    public static final int UNPROCESSABLE_RECORD = 3;
+    /** A fatal Kafka error: authorization, unknown topic, invalid offset configuration, fenced instance id. */
+    public static final int FATAL_KAFKA = 4;
+    /** A permanent error of the target (ClickHouse, PostgreSQL, the dead-letter topic); the batch's position is printed. */
+    public static final int PERMANENT_WRITE = 5;
+    /** FAULT INJECTION: the inbox's {@code --crash-at} killed the process with SIGKILL (128 + 9). */
+    public static final int CRASHED = CrashSwitch.SIGKILL_EXIT;
+
+    private ExitStatus() {
+    }
+
+    /** @return the exit status of a run that stopped for this reason */
+    public static int of(RunStoppedException.Stop stop) {
+        return switch (stop) {
+            case FATAL_KAFKA -> FATAL_KAFKA;
+            case PERMANENT_WRITE -> PERMANENT_WRITE;
+            case UNPROCESSABLE_RECORD -> UNPROCESSABLE_RECORD;
+        };
+    }
+}

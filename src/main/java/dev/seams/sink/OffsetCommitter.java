@@ -1,0 +1,228 @@
+package dev.seams.sink;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits a written batch's offsets so that group membership changes and a briefly unreachable
+ * broker never end the run (claim B12; DESIGN.md "The sink": rebalance during commit is retriable).
+ * Offsets not yet committed stay <em>pending</em> per partition, with the number of records behind them:
+ * <ul>
+ *   <li>a retriable failure ({@link KafkaErrors}: e.g. {@code TimeoutException},
+ *       {@code RetriableCommitFailedException}) is retried with {@link Backoff}, each attempt bounded
+ *       by {@value #ATTEMPT_TIMEOUT_S} s, at most {@value #MAX_ATTEMPTS} attempts in a row (so the
+ *       loop polls again well within {@code max.poll.interval.ms}); then the offsets stay pending and
+ *       go with the next commit, and if the run ends first their records count in
+ *       {@link #pendingRecords()} (the next run re-reads them);</li>
+ *   <li>{@link RebalanceInProgressException}: the group is rebalancing; the offsets stay pending and are
+ *       committed in {@link #onRevoked} if the partitions move, or by {@link #retryPending()} after the
+ *       next poll if they stay;</li>
+ *   <li>{@link CommitFailedException}: the partitions already moved to another member; the offsets are
+ *       dropped and logged — the new owner re-reads those records (at most one poll per rebalance is
+ *       written twice into the raw table, harmless to FINAL/argMax);</li>
+ *   <li>anything else (e.g. {@code GroupAuthorizationException}, {@code FencedInstanceIdException}):
+ *       {@link RunStoppedException} with {@link RunStoppedException.Stop#FATAL_KAFKA}.</li>
+ * </ul>
+ * Not thread-safe: used from the polling thread and its rebalance callbacks only.
+ */
+public final class OffsetCommitter {
+
+    /** Attempts of one commit in a row before its offsets are kept pending for the next. */
+    public static final int MAX_ATTEMPTS = 4;
+    /** Longest wait of one attempt ({@code commitSync}'s timeout), seconds. */
+    public static final long ATTEMPT_TIMEOUT_S = 10;
+
+    private static final Logger LOG = LoggerFactory.getLogger(OffsetCommitter.class);
+
+    /** What {@link #commit} achieved. */
+    public enum Outcome {
+        /** Committed. */
+        COMMITTED,
+        /** The partitions moved before the commit: dropped, the new owner re-reads the records. */
+        LEFT_TO_NEW_OWNER,
+        /** The group is rebalancing: kept pending, committed on revocation or after the next poll. */
+        DEFERRED,
+        /** Retriable failures went on for {@value #MAX_ATTEMPTS} attempts: kept pending, retried with the next commit. */
+        KEPT_PENDING
+    }
+
+    private final Consumer<?, ?> consumer;
+    private final Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
+    private final Map<TopicPartition, Long> pendingRecords = new HashMap<>();
+    private long errors;
+    private long leftToNewOwner;
+
+    /** @param consumer the consumer whose group commits */
+    public OffsetCommitter(Consumer<?, ?> consumer) {
+        this.consumer = consumer;
+    }
+
+    /**
+     * Commits these offsets, together with any still pending for the same partitions (later offsets win).
+     *
+     * @param offsets partition → next offset to read, from {@link Batches#nextOffsets}
+     * @param records partition → records written behind those offsets, for {@link #pendingRecords()}
+     * @return what was achieved (see the class comment)
+     * @throws RunStoppedException for a permanent failure
+     */
+    public Outcome commit(Map<TopicPartition, OffsetAndMetadata> offsets, Map<TopicPartition, Long> records) {
+        pending.putAll(offsets);
+        records.forEach((tp, n) -> pendingRecords.merge(tp, n, Long::sum));
+        return commitPending(offsets.keySet(), true);
+    }
+
+    /**
+     * Commits the pending offsets of partitions still assigned, and drops those of partitions no
+     * longer assigned (their new owner re-reads). Call it after every poll and once at the end of the run.
+     *
+     * @throws RunStoppedException for a permanent failure
+     */
+    public void retryPending() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        Set<TopicPartition> assigned = consumer.assignment();
+        drop(pending.keySet().stream().filter(tp -> !assigned.contains(tp)).toList(), "no longer assigned");
+        commitPending(Set.copyOf(pending.keySet()), true);
+    }
+
+    /**
+     * The rebalance listener's {@code onPartitionsRevoked}: commits the revoked partitions' pending
+     * offsets once (the member still owns them here), then forgets them. Never throws.
+     */
+    public void onRevoked(Collection<TopicPartition> revoked) {
+        try {
+            commitPending(Set.copyOf(revoked), false);
+        } catch (RuntimeException e) {
+            LOG.warn("offset commit of revoked partitions {} failed: {}", revoked, e.toString());
+        }
+        drop(revoked, "revoked");
+    }
+
+    /** The rebalance listener's {@code onPartitionsLost}: another member owns them already; forgets their offsets. */
+    public void onLost(Collection<TopicPartition> lost) {
+        drop(lost, "lost");
+    }
+
+    /**
+     * The rebalance listener of a sink: on assignment the caller's action (e.g. seek), on revocation
+     * {@link #onRevoked}, on loss {@link #onLost}.
+     *
+     * @param onAssigned what to do with newly assigned partitions
+     * @return the listener for {@link PollSession#subscribe}
+     */
+    public ConsumerRebalanceListener listener(AssignmentAction onAssigned) {
+        return new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                onAssigned.onAssigned(partitions);
+            }
+
+            @Override
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                onRevoked(partitions);
+            }
+
+            @Override
+            public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                onLost(partitions);
+            }
+        };
+    }
+
+    /** What a sink does with newly assigned partitions (e.g. seek to where it resumes). */
+    @FunctionalInterface
+    public interface AssignmentAction {
+        /** @param partitions the partitions assigned by this rebalance (possibly none) */
+        void onAssigned(Collection<TopicPartition> partitions);
+    }
+
+    /** @return records written whose offsets are not committed yet (0 after a clean run) */
+    public long pendingRecords() {
+        return pendingRecords.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** @return failed commit attempts so far (each retry counts) */
+    public long errors() {
+        return errors;
+    }
+
+    /** @return records whose offsets were dropped because their partitions moved (re-read by the new owner) */
+    public long leftToNewOwner() {
+        return leftToNewOwner;
+    }
+
+    private Outcome commitPending(Set<TopicPartition> partitions, boolean retry) {
+        Backoff backoff = new Backoff();
+        while (true) {
+            Map<TopicPartition, OffsetAndMetadata> batch = new HashMap<>();
+            partitions.forEach(tp -> {
+                if (pending.containsKey(tp)) {
+                    batch.put(tp, pending.get(tp));
+                }
+            });
+            if (batch.isEmpty()) {
+                return Outcome.COMMITTED;
+            }
+            try {
+                consumer.commitSync(batch, Duration.ofSeconds(ATTEMPT_TIMEOUT_S));
+                batch.keySet().forEach(this::forget);
+                return Outcome.COMMITTED;
+            } catch (CommitFailedException e) {
+                errors++;
+                LOG.warn("offset commit refused, the partitions moved in a rebalance ({}): {} left to the new owner",
+                        e.getClass().getSimpleName(), batch.keySet());
+                drop(batch.keySet(), "moved");
+                return Outcome.LEFT_TO_NEW_OWNER;
+            } catch (RebalanceInProgressException e) {
+                errors++;
+                LOG.warn("offset commit met a rebalance in progress; {} stay pending until it completes", batch.keySet());
+                return Outcome.DEFERRED;
+            } catch (KafkaException e) {
+                errors++;
+                Classification c = KafkaErrors.classify(e);
+                if (!c.retriable()) {
+                    throw new RunStoppedException(RunStoppedException.Stop.FATAL_KAFKA,
+                            "offset commit of " + batch + " failed (" + c + "): " + e.getMessage(), e);
+                }
+                if (!retry || backoff.attempt() + 1 >= MAX_ATTEMPTS) {
+                    LOG.warn("offset commit failed ({}): {}; {} kept pending for the next commit", c, e.getMessage(),
+                            batch.keySet());
+                    return Outcome.KEPT_PENDING;
+                }
+                LOG.warn("offset commit failed ({}): {}; retry {} in {} ms", c, e.getMessage(), backoff.attempt() + 1,
+                        backoff.nextMs());
+                backoff.sleep();
+            }
+        }
+    }
+
+    private void drop(Collection<TopicPartition> partitions, String why) {
+        for (TopicPartition tp : partitions) {
+            Long records = pendingRecords.get(tp);
+            if (pending.containsKey(tp)) {
+                LOG.warn("offsets of {} not committed ({}): {} records left to the partition's next owner", tp, why,
+                        records == null ? 0 : records);
+                leftToNewOwner += records == null ? 0 : records;
+            }
+            forget(tp);
+        }
+    }
+
+    private void forget(TopicPartition tp) {
+        pending.remove(tp);
+        pendingRecords.remove(tp);
+    }
+}

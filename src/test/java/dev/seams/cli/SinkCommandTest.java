@@ -1,0 +1,113 @@
+package dev.seams.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seams.sink.ClickHouseTarget;
+import dev.seams.sink.CustomerRange;
+import dev.seams.sink.RunWindow;
+import dev.seams.sink.SinkOptions;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code seams sink}'s flags: the README's, the defaults (no customer range, 30 s ClickHouse
+ * timeout), the run windows, static membership, where the password comes from, the fault-injection
+ * section of {@code --help}, and exit status 2 for an invalid value.
+ */
+class SinkCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private static SinkCommand parse(Map<String, String> env, String... args) {
+        SinkCommand command = new SinkCommand();
+        command.env = env;
+        new CommandLine(command).parseArgs(args);
+        return command;
+    }
+
+    private static SinkCommand parse(String... args) {
+        return parse(Map.of(), args);
+    }
+
+    @Test
+    void theSinkCommandParsesTheReadmeFlags() {
+        SinkCommand command = parse("--bootstrap-servers", "localhost:9092", "--until-idle", "5s", "--for", "15s",
+                "--dlq-topic", "x.dlq", "--max-value-bytes", "1024");
+
+        assertThat(command.untilIdle).isEqualTo(Duration.ofSeconds(5));
+        assertThat(command.runFor).isEqualTo(Duration.ofSeconds(15));
+        assertThat(command.dlqTopic).isEqualTo("x.dlq");
+        assertThat(command.maxValueBytes).isEqualTo(1024);
+    }
+
+    @Test
+    void defaultsHaveNoCustomerRangeAnIdleWindowAndAThirtySecondTimeout() {
+        SinkOptions options = parse("--bootstrap-servers", "b:1").options();
+
+        assertThat(options.customers()).isNull();
+        assertThat(options.window()).isEqualTo(new RunWindow(null, Duration.ofSeconds(5), false));
+        assertThat(options.clickhouse()).isEqualTo(new ClickHouseTarget("http://localhost:8123", "default", "", "default",
+                Duration.ofSeconds(30)));
+        assertThat(options.dup()).isFalse();
+        assertThat(options.offsetAsVersion()).isFalse();
+        assertThat(options.validate()).isTrue();
+        assertThat(options.instanceId()).isNull();
+    }
+
+    @Test
+    void theNewFlagsReachTheOptions() {
+        SinkOptions options = parse("--bootstrap-servers", "b:1", "--until-caught-up", "--instance-id", "sink-1",
+                "--session-timeout", "10s", "--clickhouse-timeout", "10s", "--customers", "1..5", "--dup").options();
+
+        assertThat(options.window()).isEqualTo(new RunWindow(null, null, true));
+        assertThat(options.instanceId()).isEqualTo("sink-1");
+        assertThat(options.sessionTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(options.clickhouse().timeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(options.customers()).isEqualTo(new CustomerRange(1, 5));
+        assertThat(options.dup()).isTrue();
+    }
+
+    @Test
+    void thePasswordComesFromTheOptionAFileOrTheEnvironment() throws Exception {
+        Path file = Files.writeString(dir.resolve("ch.pw"), "from-file\n", StandardCharsets.UTF_8);
+        Map<String, String> env = Map.of(Secrets.CLICKHOUSE_ENV, "from-env");
+
+        assertThat(parse(env, "--bootstrap-servers", "b:1").options().clickhouse().password()).isEqualTo("from-env");
+        assertThat(parse(env, "--bootstrap-servers", "b:1", "--clickhouse-password-file", file.toString())
+                .options().clickhouse().password()).isEqualTo("from-file");
+        assertThat(parse(env, "--bootstrap-servers", "b:1", "--clickhouse-password", "from-argv")
+                .options().clickhouse().password()).isEqualTo("from-argv");
+        assertThat(parse("--bootstrap-servers", "b:1").options().clickhouse().password()).isEmpty();
+    }
+
+    @Test
+    void helpMarksTheFaultInjectionOptions() {
+        String help = new CommandLine(new SinkCommand()).getUsageMessage();
+
+        assertThat(help).contains("Fault injection (TEST ONLY: never in production):");
+        assertThat(help.indexOf("      --dup")).as("--dup is listed under the fault-injection heading")
+                .isGreaterThan(help.indexOf("Fault injection"));
+        assertThat(help).contains("Exit status: 0 clean run").contains("5 permanent write error");
+    }
+
+    @Test
+    void anInvalidValueExitsWithTheUsageStatus() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = SeamsCli.commandLine();
+        cli.setErr(new PrintWriter(err));
+
+        int status = cli.execute("sink", "--bootstrap-servers", "b:1", "--customers", "five");
+
+        assertThat(status).isEqualTo(ExitStatus.USAGE);
+        assertThat(err.toString()).contains("customer range must look like 1..5, got 'five'");
+    }
+}

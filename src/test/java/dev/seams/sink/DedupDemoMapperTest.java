@@ -1,0 +1,89 @@
+package dev.seams.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Mode dedup-demo carries inserts, updates and deletes (G3, B3, B8): version = the source LSN,
+ * {@code is_deleted} for a DELETE, so {@code order_dedup FINAL WHERE is_deleted = 0} equals PostgreSQL.
+ */
+class DedupDemoMapperTest {
+
+    private static Map<String, List<ObjectNode>> tables() {
+        Map<String, List<ObjectNode>> rows = new LinkedHashMap<>();
+        rows.put(DedupDemoMapper.ORDER_COUNTS_RAW, new ArrayList<>());
+        rows.put(DedupDemoMapper.ORDER_DEDUP, new ArrayList<>());
+        return rows;
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(long offset, String value) {
+        return new ConsumerRecord<>("orders.events", 0, offset, "1".getBytes(StandardCharsets.UTF_8),
+                value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String change(String customer, String amount, String deleted, String op, long lsn) {
+        return "{\"order_id\":1,\"customer_id\":" + customer + ",\"amount\":\"" + amount + "\",\"created_at\":\"2026-11-29T19:57:27Z\","
+                + "\"__deleted\":\"" + deleted + "\",\"__op\":\"" + op + "\",\"__lsn\":" + lsn + ",\"__source_ts_ms\":1}";
+    }
+
+    @Test
+    void insertUpdateAndDeleteEachBecomeARowVersionedByTheirLsn() throws BadRecordException {
+        Map<String, List<ObjectNode>> rows = tables();
+        DedupDemoMapper mapper = new DedupDemoMapper(false);
+
+        mapper.map(record(10, change("2", "59.68", "false", "c", 100)), rows);
+        mapper.map(record(11, change("3", "60.00", "false", "u", 200)), rows);
+        mapper.map(record(12, change("3", "60.00", "true", "d", 300)), rows);
+
+        assertThat(rows.get(DedupDemoMapper.ORDER_DEDUP)).extracting(ObjectNode::toString).containsExactly(
+                "{\"order_id\":1,\"customer_id\":2,\"amount\":59.68,\"version\":100,\"is_deleted\":0}",
+                "{\"order_id\":1,\"customer_id\":3,\"amount\":60.00,\"version\":200,\"is_deleted\":0}",
+                "{\"order_id\":1,\"customer_id\":3,\"amount\":60.00,\"version\":300,\"is_deleted\":1}");
+        assertThat(rows.get(DedupDemoMapper.ORDER_COUNTS_RAW)).hasSize(3);
+    }
+
+    @Test
+    void aRowlessDeletionCarriesNoRow() throws BadRecordException {
+        Map<String, List<ObjectNode>> rows = tables();
+        DedupDemoMapper mapper = new DedupDemoMapper(false);
+
+        assertThat(mapper.map(record(1, null), rows)).isFalse();
+        assertThat(mapper.map(record(2, "null"), rows)).isFalse();
+        assertThat(rows.get(DedupDemoMapper.ORDER_DEDUP)).isEmpty();
+    }
+
+    @Test
+    void aChangeWithoutLsnHasNoVersion() {
+        BadRecordException e = catchThrowableOfType(BadRecordException.class, () -> new DedupDemoMapper(false)
+                .map(record(1, "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1.00\"}"), tables()));
+
+        assertThat(e).hasMessage("order event has no \"__lsn\" (the connector must add it: transforms.unwrap.add.fields=op,lsn)");
+    }
+
+    @Test
+    void anInvalidValueIsABadRecord() {
+        BadRecordException e = catchThrowableOfType(BadRecordException.class, () -> new DedupDemoMapper(false)
+                .map(record(1, "{\"order_id\":1,\"amount\":\"1.00\"}"), tables()));
+
+        assertThat(e).hasMessage("order event: field \"customer_id\" is missing");
+    }
+
+    @Test
+    void theOffsetAsVersionControlWritesTheOffset() throws BadRecordException {
+        Map<String, List<ObjectNode>> rows = tables();
+
+        new DedupDemoMapper(true).map(record(7, "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1.00\"}"), rows);
+
+        assertThat(rows.get(DedupDemoMapper.ORDER_DEDUP)).extracting(ObjectNode::toString)
+                .containsExactly("{\"order_id\":1,\"customer_id\":2,\"amount\":1.00,\"version\":7,\"is_deleted\":0}");
+    }
+}

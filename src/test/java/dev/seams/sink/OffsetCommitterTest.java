@@ -1,0 +1,161 @@
+package dev.seams.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.CommitFailedException;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An offset commit that meets a rebalance or an unreachable broker never ends the run (claim B12):
+ * retriable failures are retried, a rebalance in progress defers the commit, moved partitions are
+ * left to their new owner; only a permanent failure stops the run.
+ */
+class OffsetCommitterTest {
+
+    private static final TopicPartition P0 = new TopicPartition("customer.totals", 0);
+    private static final TopicPartition P1 = new TopicPartition("customer.totals", 1);
+
+    /** A MockConsumer whose commits fail with scripted exceptions, in order, then succeed. */
+    private static final class FailingCommits extends MockConsumer<byte[], byte[]> {
+        final Deque<KafkaException> failures = new ArrayDeque<>();
+        final List<Map<TopicPartition, OffsetAndMetadata>> attempts = new ArrayList<>();
+
+        FailingCommits() {
+            super("earliest");
+        }
+
+        @Override
+        public synchronized void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
+            attempts.add(Map.copyOf(offsets));
+            if (!failures.isEmpty()) {
+                throw failures.poll();
+            }
+            super.commitSync(offsets);
+        }
+    }
+
+    private FailingCommits consumer;
+    private OffsetCommitter committer;
+
+    @BeforeEach
+    void assign() {
+        consumer = new FailingCommits();
+        consumer.assign(List.of(P0, P1));
+        committer = new OffsetCommitter(consumer);
+    }
+
+    private OffsetCommitter.Outcome commit(long offset0) {
+        return committer.commit(Map.of(P0, new OffsetAndMetadata(offset0)), Map.of(P0, 10L));
+    }
+
+    @Test
+    void aCleanCommitCommits() {
+        assertThat(commit(10)).isEqualTo(OffsetCommitter.Outcome.COMMITTED);
+        assertThat(consumer.committed(Set.of(P0))).containsEntry(P0, new OffsetAndMetadata(10));
+        assertThat(committer.pendingRecords()).isZero();
+        assertThat(committer.errors()).isZero();
+    }
+
+    @Test
+    void aRetriableFailureIsRetriedUntilItSucceeds() {
+        consumer.failures.add(new TimeoutException("broker unreachable"));
+        consumer.failures.add(new TimeoutException("broker unreachable"));
+
+        assertThat(commit(10)).isEqualTo(OffsetCommitter.Outcome.COMMITTED);
+        assertThat(consumer.attempts).hasSize(3);
+        assertThat(committer.errors()).isEqualTo(2);
+        assertThat(committer.pendingRecords()).isZero();
+    }
+
+    @Test
+    void aRetriableFailureThatGoesOnIsKeptPendingAndGoesWithTheNextCommit() {
+        for (int i = 0; i < OffsetCommitter.MAX_ATTEMPTS; i++) {
+            consumer.failures.add(new TimeoutException("broker unreachable"));
+        }
+
+        assertThat(commit(10)).isEqualTo(OffsetCommitter.Outcome.KEPT_PENDING);
+        assertThat(consumer.attempts).hasSize(OffsetCommitter.MAX_ATTEMPTS);
+        assertThat(committer.pendingRecords()).isEqualTo(10);
+
+        assertThat(committer.commit(Map.of(P1, new OffsetAndMetadata(4)), Map.of(P1, 4L))).isEqualTo(OffsetCommitter.Outcome.COMMITTED);
+        assertThat(consumer.attempts.get(consumer.attempts.size() - 1)).containsOnlyKeys(P1);
+        committer.retryPending();
+        assertThat(consumer.attempts.get(consumer.attempts.size() - 1)).containsEntry(P0, new OffsetAndMetadata(10));
+        assertThat(committer.pendingRecords()).isZero();
+    }
+
+    @Test
+    void aRebalanceInProgressDefersTheCommitToAfterTheNextPoll() {
+        consumer.failures.add(new RebalanceInProgressException("rebalancing"));
+
+        assertThat(commit(10)).isEqualTo(OffsetCommitter.Outcome.DEFERRED);
+        assertThat(committer.pendingRecords()).isEqualTo(10);
+        committer.retryPending();
+        assertThat(consumer.committed(Set.of(P0))).containsEntry(P0, new OffsetAndMetadata(10));
+        assertThat(committer.pendingRecords()).isZero();
+    }
+
+    @Test
+    void aDeferredCommitOfARevokedPartitionIsMadeInTheRevocationCallback() {
+        consumer.failures.add(new RebalanceInProgressException("rebalancing"));
+        commit(10);
+
+        committer.onRevoked(List.of(P0));
+
+        assertThat(consumer.committed(Set.of(P0))).containsEntry(P0, new OffsetAndMetadata(10));
+        assertThat(committer.pendingRecords()).isZero();
+        assertThat(committer.leftToNewOwner()).isZero();
+    }
+
+    @Test
+    void movedPartitionsAreLeftToTheirNewOwner() {
+        consumer.failures.add(new CommitFailedException("the group rebalanced"));
+
+        assertThat(commit(10)).isEqualTo(OffsetCommitter.Outcome.LEFT_TO_NEW_OWNER);
+        assertThat(committer.pendingRecords()).isZero();
+        assertThat(committer.leftToNewOwner()).isEqualTo(10);
+        assertThat(consumer.attempts).hasSize(1);
+    }
+
+    @Test
+    void pendingOffsetsOfPartitionsNoLongerAssignedOrLostAreDropped() {
+        consumer.failures.add(new RebalanceInProgressException("rebalancing"));
+        commit(10);
+        consumer.assign(List.of(P1));
+
+        committer.retryPending();
+
+        assertThat(committer.pendingRecords()).isZero();
+        assertThat(committer.leftToNewOwner()).isEqualTo(10);
+        consumer.failures.add(new RebalanceInProgressException("rebalancing"));
+        committer.commit(Map.of(P1, new OffsetAndMetadata(3)), Map.of(P1, 3L));
+        committer.onLost(List.of(P1));
+        assertThat(committer.pendingRecords()).isZero();
+    }
+
+    @Test
+    void aPermanentFailureStopsTheRun() {
+        consumer.failures.add(new GroupAuthorizationException("not allowed"));
+
+        RunStoppedException e = catchThrowableOfType(RunStoppedException.class, () -> commit(10));
+
+        assertThat(e.stop()).isEqualTo(RunStoppedException.Stop.FATAL_KAFKA);
+        assertThat(e).hasMessageContaining("permanent: GroupAuthorizationException");
+    }
+}

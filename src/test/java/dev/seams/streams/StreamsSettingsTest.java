@@ -1,0 +1,48 @@
+package dev.seams.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+
+/** The ds-streams settings that issue 11 turned from constants into settings, and the replication factor. */
+class StreamsSettingsTest {
+
+    private static final Path STATE = Path.of("/tmp/ds-streams-state");
+
+    @Test
+    void productionDefaults() {
+        Properties props = StreamsSettings.properties("b:1", STATE);
+
+        assertThat(props.get(StreamsConfig.REPLICATION_FACTOR_CONFIG)).as("the broker's default.replication.factor").isEqualTo(-1);
+        assertThat(props.get(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG)).isEqualTo(0L);
+        assertThat(props.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)).isEqualTo(StreamsConfig.EXACTLY_ONCE_V2);
+        assertThat(props).doesNotContainKey(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+        assertThat(props).doesNotContainKey(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG));
+        assertThat(new StreamsConfig(props).getInt(StreamsConfig.REPLICATION_FACTOR_CONFIG)).isEqualTo(-1);
+    }
+
+    @Test
+    void cacheStaticMembershipAndSessionTimeoutAreSettings() {
+        Properties props = StreamsSettings.properties(new StreamsOptions("ds-streams", "b:1", STATE, 10_485_760L, "streams-1",
+                Duration.ofSeconds(10)));
+
+        assertThat(props.get(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG)).isEqualTo(10_485_760L);
+        assertThat(props.get(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))).isEqualTo("streams-1");
+        assertThat(props.get(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG))).isEqualTo(10_000);
+        assertThat(new StreamsConfig(props).getMainConsumerConfigs("ds-streams", "c", 0))
+                .containsEntry(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "streams-1-0")
+                .containsEntry(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+    }
+
+    @Test
+    void aNegativeCacheIsRefused() {
+        assertThatThrownBy(() -> new StreamsOptions("a", "b:1", STATE, -1, null, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("--cache-max-bytes must be >= 0, got -1");
+    }
+}
