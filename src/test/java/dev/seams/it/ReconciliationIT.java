@@ -13,15 +13,10 @@ import dev.seams.stand.Rejection;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
-import dev.seams.streams.OrderEvent;
-import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,11 +31,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * duplicate order ids (the negative control), and on scratch copies with one fault of each class it
  * names exactly the faulty keys.
  *
- * <p>Deleted orders: where {@code order_dedup} marks a deletion ({@code is_deleted}), the view is
- * {@code FINAL WHERE is_deleted = 0} and a deleted order must be absent like any other key PG has
- * not. Where it has no such column, {@code dedup-demo} writes no row for a deletion, so the view
- * keeps the deleted order's last row: those orders (last event a tombstone, absent from PG) are
- * named, counted and left out of the per-order comparison; the per-customer comparison covers them.
+ * <p>Deleted orders: {@code dedup-demo} writes a DELETE as the order's row with {@code is_deleted = 1}
+ * and the change's LSN as version, so the view is the FINAL rows that are not deletions
+ * ({@link Reconciliation#ORDER_DEDUP_FINAL}) and a deleted order must be absent like any other key PG has not.
  */
 @ExtendWith(StandContext.Resolver.class)
 class ReconciliationIT {
@@ -49,9 +42,6 @@ class ReconciliationIT {
     private static final int LOAD = 200;
     /** Changes per PG transaction. */
     private static final int BATCH = 20;
-    private static final String ORDER_COLUMNS = "SELECT order_id, customer_id, toString(amount) FROM ";
-    /** On servers before 20.x a WHERE moved to PREWHERE runs before FINAL (ClickHouse#8684): keep it after. */
-    private static final Map<String, String> WHERE_AFTER_FINAL = Map.of("optimize_move_to_prewhere", "0");
 
     @Test
     @Claim(id = "B8", title = "Reconciliation by key", exercises = {"sink/DedupDemoMapper", "sink/TotalsMapper",
@@ -74,10 +64,9 @@ class ReconciliationIT {
         SinkSummary replay = s.sink(SinkMode.DEDUP_DEMO, o -> o.withFromStart(true));
 
         NavigableMap<Long, OrderSeeder.Order> pgOrders = s.pg().orders();
-        OrderView view = OrderView.of(ch, topics, pgOrders.keySet());
         Reconciliation customers = Reconciliation.customerTotalsFinal(stand);
-        Reconciliation byOrder = Reconciliation.orders(pgOrders, view.rows(ch, "order_dedup", true));
-        Reconciliation twin = Reconciliation.orders(pgOrders, view.rows(ch, "order_dedup", false));
+        Reconciliation byOrder = Reconciliation.orders(pgOrders, Reconciliation.orderRows(ch, Reconciliation.ORDER_DEDUP_FINAL));
+        Reconciliation twin = Reconciliation.orders(pgOrders, Reconciliation.orderRows(ch, Reconciliation.liveOrders("order_dedup", false)));
 
         // one fault of each class on scratch copies: the checker must name exactly those keys
         List<Long> ids = new ArrayList<>(pgOrders.keySet());
@@ -90,7 +79,7 @@ class ReconciliationIT {
         ch.execute("INSERT INTO b8_orders SELECT * FROM order_dedup FINAL WHERE order_id = " + duplicateId);
         ch.execute("INSERT INTO b8_orders (order_id, customer_id, amount, version) SELECT order_id, customer_id, "
                 + "amount + toDecimal64(1, 2), version FROM order_dedup FINAL WHERE order_id = " + wrongId);
-        Reconciliation faultyOrders = Reconciliation.orders(pgOrders, view.rows(ch, "b8_orders", false));
+        Reconciliation faultyOrders = Reconciliation.orders(pgOrders, Reconciliation.orderRows(ch, Reconciliation.liveOrders("b8_orders", false)));
         ch.execute("DROP TABLE IF EXISTS b8_customers");
         ch.execute("CREATE TABLE b8_customers AS customer_totals");
         ch.execute("INSERT INTO b8_customers SELECT * FROM customer_totals FINAL WHERE customer_id NOT IN (1, 2, 3)");
@@ -124,7 +113,7 @@ class ReconciliationIT {
         e.check("replay_inserted", replay.inserted()).isEqualTo(orders.inserted(), "the replay delivers every order event again");
         e.figure("pg_orders", pgOrders.size());
         e.figure("order_dedup_physical_rows", ch.scalar("SELECT count() FROM order_dedup"));
-        e.figure("per_order_view", view.describe());
+        e.figure("orders_deleted_in_order_dedup", ch.scalar("SELECT count() FROM (SELECT is_deleted FROM order_dedup FINAL) WHERE is_deleted = 1"));
         e.figure("customers_checked", customers.keysChecked());
         e.figure("order_ids_checked", byOrder.keysChecked());
         customers.record(e, "PostgreSQL vs customer_totals FINAL");
@@ -143,64 +132,10 @@ class ReconciliationIT {
                 + "order_dedup physically holds each order_id at least twice unless a background merge already collapsed "
                 + "some (negative control: the checker on the rows without FINAL counts " + twin.duplicate()
                 + " duplicate order ids), FINAL once.");
-        if (!view.marksDeletes()) {
-            e.figure("deleted_orders_kept_by_order_dedup", view.deleted().size());
-            e.note("order_dedup has no is_deleted column on this build: dedup-demo writes no row for a deletion, so the view "
-                    + "keeps " + view.deleted().size() + " deleted orders (their last orders.events record is a tombstone and PG "
-                    + "no longer has them), left out of the per-order comparison; customer_totals FINAL covers the deletes."
-                    + (view.deleted().isEmpty() ? "" : " First: " + view.deleted().stream().limit(20).toList()));
-        }
     }
 
     /** @return the differing keys as sorted text, {@code [order 3 wrong_value, ...]} */
     private static String keys(Reconciliation rec) {
         return rec.differences().stream().map(d -> d.key() + " " + d.anomaly()).sorted().toList().toString();
-    }
-
-    /**
-     * The per-order view of {@code order_dedup} as this build writes it.
-     *
-     * @param marksDeletes whether the table has {@code is_deleted} (a deletion writes a row)
-     * @param deleted      without {@code is_deleted}: orders whose last event is a tombstone and that PG has not
-     */
-    private record OrderView(boolean marksDeletes, Set<Long> deleted) {
-
-        static OrderView of(ClickHouse ch, Topics topics, Set<Long> inPg) {
-            boolean marks = ch.scalar("SELECT count() FROM system.columns WHERE database = currentDatabase() "
-                    + "AND table = 'order_dedup' AND name = 'is_deleted'") == 1;
-            return new OrderView(marks, marks ? Set.of() : deletedOrders(topics, inPg));
-        }
-
-        /** @return (order_id, customer_id, amount) of the table, FINAL or physical, deleted orders left out */
-        List<OrderSeeder.Order> rows(ClickHouse ch, String table, boolean fin) {
-            String sql = ORDER_COLUMNS + table + (fin ? " FINAL" : "") + (marksDeletes ? " WHERE is_deleted = 0" : "") + " ORDER BY order_id";
-            return ch.rows(sql, marksDeletes ? WHERE_AFTER_FINAL : Map.of()).stream()
-                    .map(r -> new OrderSeeder.Order(Long.parseLong(r.get(0)), Integer.parseInt(r.get(1)), new BigDecimal(r.get(2))))
-                    .filter(o -> !deleted.contains(o.orderId())).toList();
-        }
-
-        String describe() {
-            return marksDeletes ? "order_dedup FINAL WHERE is_deleted = 0 (optimize_move_to_prewhere = 0)"
-                    : "order_dedup FINAL, without the " + deleted.size() + " deleted orders it keeps";
-        }
-
-        /** @return order ids whose last event in orders.events is a tombstone (DELETE) and that PG no longer has */
-        private static Set<Long> deletedOrders(Topics topics, Set<Long> inPg) {
-            Set<Long> deleted = new TreeSet<>();
-            topics.readAll(Stand.ORDERS_EVENTS, "read_committed", r -> {
-                String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8).trim();
-                if (!key.matches("\\d{1,18}")) {
-                    return;   // not an order key (a hand-made bad record of another claim)
-                }
-                long id = Long.parseLong(key);
-                if (OrderEvent.isDeletion(r.value())) {
-                    deleted.add(id);
-                } else {
-                    deleted.remove(id);
-                }
-            });
-            deleted.removeAll(inPg);
-            return deleted;
-        }
     }
 }

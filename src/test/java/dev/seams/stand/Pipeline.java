@@ -53,7 +53,7 @@ public final class Pipeline {
     /**
      * Runs the sink in this JVM until it has been idle for 5 s.
      *
-     * @param tweak adjusts the default options (group ds-sink, read_committed, customers 1..5)
+     * @param tweak adjusts the default options ({@link SinkOptions#defaults}: group ds-sink, read_committed, no customer range)
      * @return its summary
      */
     public static SinkSummary sink(Stand stand, SinkMode mode, UnaryOperator<SinkOptions> tweak) {

@@ -42,9 +42,23 @@ public final class Reconciliation {
     /** {@code customer_totals FINAL} as rows for {@link #customerRows}: (customer_id, orders, total as text). */
     public static final String CUSTOMER_TOTALS_FINAL =
             "SELECT customer_id, orders, toString(total) FROM customer_totals FINAL ORDER BY customer_id";
-    /** {@code order_dedup FINAL} as rows for {@link #orderRows}: (order_id, customer_id, amount as text). */
-    public static final String ORDER_DEDUP_FINAL =
-            "SELECT order_id, customer_id, toString(amount) FROM order_dedup FINAL ORDER BY order_id";
+    /**
+     * The orders {@code order_dedup} says exist, as rows for {@link #orderRows}: (order_id, customer_id,
+     * amount as text) of the latest version of each order (FINAL) that is not a deletion. FINAL runs
+     * in a subquery so that the {@code is_deleted} filter applies after it on every server version
+     * (ClickHouse before 20.x moved a WHERE of a FINAL query to PREWHERE, before FINAL: ClickHouse#8684).
+     */
+    public static final String ORDER_DEDUP_FINAL = liveOrders("order_dedup", true);
+
+    /**
+     * @param table a table shaped like {@code order_dedup}
+     * @param fin   read it with FINAL (the deduplicated view) or physically (every row, the raw twin)
+     * @return the query of its rows that are not deletions, as rows for {@link #orderRows}, FINAL applied first
+     */
+    public static String liveOrders(String table, boolean fin) {
+        return "SELECT order_id, customer_id, toString(amount) FROM (SELECT order_id, customer_id, amount, is_deleted FROM "
+                + table + (fin ? " FINAL" : "") + ") WHERE is_deleted = 0 ORDER BY order_id";
+    }
     /** At most this many differing keys go into the report's table and into {@link #describe()}. */
     public static final int MAX_REPORTED_KEYS = 50;
 

@@ -3,6 +3,7 @@ package dev.seams.stand;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.lag.LagProbe;
+import dev.seams.streams.CustomerTotals;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -164,20 +165,24 @@ public final class Topics {
     }
 
     /**
-     * @return the last snapshot per customer in {@code customer.totals} (read_committed), i.e. what
-     *     ds-streams currently says each customer's totals are
+     * @return the latest snapshot per customer in {@code customer.totals} (read_committed): the one
+     *     with the highest {@code version} ds-streams gave it — never the highest offset, which stops
+     *     meaning "latest" when the topic gains partitions or is re-created (B10)
+     * @throws IllegalStateException at a record that is not a totals snapshot
      */
     public Map<Integer, Totals> latestTotals() {
-        Map<Integer, Totals> latest = new TreeMap<>();
+        Map<Integer, CustomerTotals> latest = new TreeMap<>();
         readAll(Stand.CUSTOMER_TOTALS, "read_committed", record -> {
+            CustomerTotals t;
             try {
-                JsonNode v = JSON.readTree(record.value());
-                latest.put(v.get("customer_id").asInt(),
-                        new Totals(v.get("orders").asLong(), new BigDecimal(v.get("total").asText())));
-            } catch (IOException | RuntimeException e) {
-                throw new IllegalStateException("unexpected record in customer.totals at offset " + record.offset(), e);
+                t = CustomerTotals.fromJson(record.value());
+            } catch (RuntimeException e) {
+                throw new IllegalStateException("unexpected record in customer.totals at " + record.partition() + "@" + record.offset(), e);
             }
+            latest.merge(t.customerId(), t, (a, b) -> b.version() > a.version() ? b : a);
         });
-        return latest;
+        Map<Integer, Totals> totals = new TreeMap<>();
+        latest.forEach((id, t) -> totals.put(id, new Totals(t.orders(), t.total())));
+        return totals;
     }
 }
