@@ -1,27 +1,28 @@
 package dev.seams.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seams.report.Anomaly;
+import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.report.Evidence;
-import dev.seams.report.EvidenceExtension;
 import dev.seams.report.FaultNotObservedException;
+import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
-import dev.seams.streams.OrderEvent;
+import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.ConnectWorker;
-import dev.seams.stand.CustomerReconciliation;
+import dev.seams.stand.FaultSchedule;
+import dev.seams.stand.FaultSchedule.Shot;
 import dev.seams.stand.Faults;
+import dev.seams.stand.KeyCounts;
 import dev.seams.stand.Pg;
-import dev.seams.stand.Pipeline;
+import dev.seams.stand.Reconciliation;
 import dev.seams.stand.Stand;
+import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
-import java.io.IOException;
+import dev.seams.streams.OrderEvent;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,200 +31,310 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.clients.admin.NewTopic;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Kafka Connect (Debezium) is at-least-once: after kill -9 of the worker it re-delivers what it had
  * not flushed offsets for (source section "Композиция гарантий"). Claim B3: the per-order_id
- * aggregation and the dedup views absorb the redelivery — every order exactly once, every customer
- * equal to PG — while the raw count of events (the twin) shows the redelivered ones.
+ * aggregation of ds-streams and the dedup views absorb the redelivery — every order exactly once,
+ * every customer equal to PG — while the raw count of events (the twin) shows the redelivered ones.
+ * Both tests run the redelivered events through the real pipeline: {@code orders.events} →
+ * ds-streams → {@code customer.totals} → sink → ClickHouse.
  */
-@ExtendWith(EvidenceExtension.class)
+@ExtendWith(StandContext.Resolver.class)
 class ConnectIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SINK_GROUP = "ds-sink";
+    private static final String COMMITTED = "read_committed";
+    private static final int BATCHES = 50;
+    private static final int BATCH_SIZE = 100;
+    private static final int CUSTOMERS = 5;
+    private static final int MIN_SNAPSHOT_ORDERS = 3_000;
+    private static final String TWIN_SUM = "SELECT sum(cnt) FROM order_counts_raw";
 
-    @Test
-    @DisplayName("B3 Connect worker killed three times under a 5,000-order load")
-    void b3ConnectKilledUnderLoad() {
-        ClaimEvidence e = Evidence.claim("B3[connect kill -9 under load]", "Upstream redelivery does not double count: Connect killed under load");
-        Stand stand = Stand.get();
-        Pg pg = Pg.of(stand);
-        Topics topics = Topics.of(stand);
-        ClickHouse ch = ClickHouse.of(stand);
-        ConnectWorker connect = new ConnectWorker(stand.connect());
-        Pipeline.awaitStreamsMatchesPg(stand);
-        Map<TopicPartition, Long> start = topics.endOffsets(Stand.ORDERS_EVENTS);
-
-        int batches = 50;
-        int batchSize = 100;
-        AtomicInteger done = new AtomicInteger();
-        Set<Long> seeded = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        ScheduledExecutorService loader = Executors.newSingleThreadScheduledExecutor();
-        List<List<Object>> kills = new ArrayList<>();
-        try {
-            loader.scheduleAtFixedRate(() -> {
-                if (done.get() < batches) {
-                    pg.seed(batchSize, 5, 70_000 + done.get()).forEach(o -> seeded.add(o.orderId()));
-                    done.incrementAndGet();
-                }
-            }, 0, 1, TimeUnit.SECONDS);
-            for (double target : new double[] {0.1, 0.5, 0.9}) {
-                await("load reaches " + target).atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> done.get() >= target * batches);
-                long delivered = topics.totalEndOffset(Stand.ORDERS_EVENTS) - sum(start);
-                int exit = connect.kill();
-                kills.add(List.of(String.format("%.0f%%", target * 100), done.get() * batchSize, delivered, exit));
-                Faults.requireSigkill("the Connect container", exit);
-                connect.restart(Stand.CONNECTOR);
-            }
-            await("the load is in PG").atMost(Duration.ofMinutes(5)).until(() -> done.get() == batches);
-        } finally {
-            loader.shutdownNow();
+    @AfterEach
+    void connectRunsAgain() {
+        ConnectWorker connect = new ConnectWorker(Stand.get().connect());
+        if (!connect.isRunning()) {
+            connect.restart(Stand.CONNECTOR);
         }
-        e.table("Connect kills (fault proven by the container's exit code 137)",
-                List.of("target", "orders in PG", "events in orders.events", "exit code"), kills);
-        int n = e.figure("orders_loaded", seeded.size());
+    }
 
-        // per order: every seeded order_id reaches orders.events; count the redelivered events
-        Map<Long, Integer> perOrder = new HashMap<>();
-        await("every seeded order reached orders.events").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(2))
-                .until(() -> {
-                    perOrder.clear();
-                    topics.readAll(Stand.ORDERS_EVENTS, "read_committed", r -> {
-                        if (!OrderEvent.isDeletion(r.value()) && r.offset() >= start.get(new TopicPartition(r.topic(), r.partition()))) {
-                            perOrder.merge(orderId(r.value()), 1, Integer::sum);
-                        }
-                    });
-                    return perOrder.keySet().containsAll(seeded);
-                });
-        long events = perOrder.entrySet().stream().filter(en -> seeded.contains(en.getKey())).mapToLong(Map.Entry::getValue).sum();
-        long redelivered = e.figure("redelivered_events", events - n);
-        e.figure("events_of_the_load", events);
+    /** One kill of the worker: the orders PG had, orders.events' end offsets once the worker was dead, its exit code. */
+    private record ConnectKill(int ordersInPg, Map<TopicPartition, Long> endAtKill, int exit) {
+    }
 
-        // the dedup view: order_dedup FINAL holds each order once; order_counts_raw (the twin) counts events
-        ch.truncate("order_counts_raw", "order_dedup");
-        topics.resetGroup("ds-sink", start);
-        Pipeline.sink(stand, SinkMode.DEDUP_DEMO, o -> o);
-        long twin = e.figure("order_counts_raw_sum_cnt", ch.scalar("SELECT sum(cnt) FROM order_counts_raw"));
-        List<List<String>> finalRows = ch.rows("SELECT order_id, count() FROM order_dedup FINAL GROUP BY order_id");
-        long duplicate = finalRows.stream().filter(r -> Long.parseLong(r.get(1)) > 1).count();
-        Set<Long> inFinal = new HashSet<>();
-        finalRows.forEach(r -> inFinal.add(Long.parseLong(r.get(0))));
-        long lost = seeded.stream().filter(id -> !inFinal.contains(id)).count();
-        e.figure("order_dedup_final_count", (long) inFinal.size());
-        e.expected("order_dedup_final_count", (long) n);
+    /**
+     * One record of orders.events: where it is, its bytes as text (key|value), and the order it
+     * carries (null for a deletion or a record that is no order event, e.g. one another claim injected).
+     */
+    private record Event(int partition, long offset, String identity, Long orderId) {
 
-        Pipeline.awaitStreamsMatchesPg(stand);
-        ch.truncate("raw_totals", "customer_totals");
-        Pipeline.sink(stand, SinkMode.TOTALS, o -> o.withFromStart(true));
-        CustomerReconciliation rec = CustomerReconciliation.of(pg.truth(), ch.finalTotals());
-        e.anomaly("duplicate", duplicate).anomaly("lost", lost + rec.lost())
-                .anomaly("stale", rec.stale()).anomaly("wrong_value", rec.wrongValue());
-        e.table("Per customer: PostgreSQL vs customer_totals FINAL", CustomerReconciliation.COLUMNS, rec.rows());
-        e.note("Debezium re-sent " + redelivered + " events after the kills (offsets it had not flushed); "
-                + "order_counts_raw, which counts events, shows them; order_dedup FINAL and the per-order_id "
-                + "Streams aggregation do not.");
-
-        assertThat(duplicate).as("orders more than once in order_dedup FINAL").isZero();
-        assertThat(lost).as("seeded orders missing from order_dedup FINAL").isZero();
-        assertThat(inFinal).as("order_dedup FINAL holds exactly the seeded orders").hasSize(n);
-        assertThat(twin).as("the twin counts every delivered event").isEqualTo(events);
-        assertThat(rec.matches()).as("FINAL vs PG per customer: %s", rec.rows()).isTrue();
+        boolean carriesOrder() {
+            return orderId != null;
+        }
     }
 
     @Test
-    @DisplayName("B3 Connect worker killed during Debezium's initial snapshot")
-    void b3ConnectKilledDuringSnapshot() throws SQLException {
-        ClaimEvidence e = Evidence.claim("B3[connect kill -9 during snapshot]", "Upstream redelivery does not double count: Connect killed mid-snapshot");
-        Stand stand = Stand.get();
-        Pg pg = Pg.of(stand);
-        Topics topics = Topics.of(stand);
-        ConnectWorker connect = new ConnectWorker(stand.connect());
-        String name = "seams-snapshot";
-        String topic = "orders.snapshot";
-        long existing = Pg.count(pg.truth());
-        if (existing < 3000) {
-            pg.seed((int) (3000 - existing), 5, 80_000);
+    @Claim(id = "B3", variant = "connect kill -9 under load", title = "Upstream redelivery does not double count: Connect killed under load",
+            exercises = {"streams/TotalsTopology", "sink/DedupDemoMapper", "containers/debezium/orders-connector.json"})
+    void b3ConnectKilledUnderLoad(ClaimEvidence e, StandContext s) {
+        Topics topics = s.topics();
+        ClickHouse ch = s.ch();
+        s.settle();
+        Map<TopicPartition, Long> start = topics.endOffsets(Stand.ORDERS_EVENTS);
+        Set<Long> seeded = ConcurrentHashMap.newKeySet();
+        List<Shot<ConnectKill>> kills = loadWithKills(s, seeded);
+        e.figure("orders_loaded", seeded.size());
+        await("every seeded order reached orders.events").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(2))
+                .until(() -> new HashSet<>(orderIds(events(topics, start))).containsAll(seeded));
+        List<Event> all = events(topics, Map.of());
+        Map<TopicPartition, Long> end = topics.endOffsets(Stand.ORDERS_EVENTS);
+
+        for (int i = 0; i < kills.size(); i++) {
+            Shot<ConnectKill> shot = kills.get(i);
+            Map<TopicPartition, Long> next = i + 1 < kills.size() ? kills.get(i + 1).result().endAtKill() : end;
+            ClaimEvidence part = e.part("connect kill -9 " + shot.label());
+            part.figure("target", FaultSchedule.percent(shot.target()));
+            part.figure("progress_at_kill", FaultSchedule.percent(shot.progress()));
+            part.figure("orders_in_pg_at_kill", shot.result().ordersInPg());
+            part.figure("events_of_the_load_at_kill", sum(shot.result().endAtKill()) - sum(start));
+            part.figure("connect_exit_code", shot.result().exit());
+            if (shot.result().exit() != Faults.SIGKILL_EXIT) {
+                part.unverified("the Connect container exited with " + shot.result().exit() + ", not " + Faults.SIGKILL_EXIT);
+            }
+            part.negativeControl("redelivered_events", redelivered(all, shot.result().endAtKill(), next), Anomaly.DUPLICATE,
+                    "events written after this kill (up to the next kill) that orders.events already held before it: Debezium re-sent them");
         }
-        Set<Long> ids = orderIds(stand);
-        int n = e.figure("orders_in_pg", ids.size());
+        e.table("Connect kills (each its own entry B3[connect kill -9 @N%])", List.of("target", "orders in PG", "events of the load", "exit code"),
+                kills.stream().map(k -> List.<Object>of(FaultSchedule.percent(k.target()), k.result().ordersInPg(),
+                        sum(k.result().endAtKill()) - sum(start), k.result().exit())).toList());
+
+        List<Event> sinceStart = all.stream().filter(ev -> ev.offset() >= start.get(tp(ev.partition()))).toList();
+        KeyCounts<Long> deliveries = KeyCounts.of(seeded, orderIds(sinceStart));
+        long delivered = sinceStart.stream().filter(Event::carriesOrder).count();
+        e.figure("events_since_load_start", delivered);
+        e.negativeControl("redelivered_events", deliveries.excess(), Anomaly.DUPLICATE,
+                "events of the load's orders beyond one per order_id: the redeliveries the pipeline must absorb");
+        e.check("seeded_orders_missing_from_orders_events", deliveries.missing()).isZero("every seeded order_id has an event");
+
+        ch.truncate("order_counts_raw", "order_dedup");
+        topics.resetGroup(SINK_GROUP, start);
+        e.figure("dedup_demo_summary", s.sink(SinkMode.DEDUP_DEMO, o -> o).line());
+        e.check("order_counts_raw_sum_cnt", ch.scalar(TWIN_SUM)).isEqualTo(delivered, "the twin counts every delivered event, redeliveries included");
+        recordPerOrder(e, s, seeded);
+        recordPerCustomer(e, s);
+        e.note("Debezium re-sent " + deliveries.excess() + " events of the load after the kills (offsets it had not flushed); "
+                + "order_counts_raw, which counts events, shows them; order_dedup FINAL and the per-order_id Streams "
+                + "aggregation do not.");
+    }
+
+    /** Seeds {@value #BATCHES} batches of {@value #BATCH_SIZE} orders, one a second, and kills the worker at 10/50/90 % of them. */
+    private static List<Shot<ConnectKill>> loadWithKills(StandContext s, Set<Long> seeded) {
+        ConnectWorker connect = new ConnectWorker(s.stand().connect());
+        Pg pg = s.pg();
+        AtomicInteger done = new AtomicInteger();
+        ScheduledExecutorService loader = Executors.newSingleThreadScheduledExecutor();
         try {
-            stand.admin().createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get();
-        } catch (Exception ex) {
-            throw new IllegalStateException("cannot create " + topic, ex);
+            loader.scheduleAtFixedRate(() -> {
+                if (done.get() < BATCHES) {
+                    pg.seed(BATCH_SIZE, CUSTOMERS, 70_000 + done.get()).forEach(o -> seeded.add(o.orderId()));
+                    done.incrementAndGet();
+                }
+            }, 0, 1, TimeUnit.SECONDS);
+            List<Shot<ConnectKill>> kills = FaultSchedule.atProgress(() -> done.get() / (double) BATCHES, 0.1, 0.5, 0.9)
+                    .pollEvery(Duration.ofMillis(100)).run(target -> {
+                        int inPg = seeded.size();
+                        int exit = connect.kill();
+                        Map<TopicPartition, Long> endAtKill = s.topics().endOffsets(Stand.ORDERS_EVENTS);
+                        connect.restart(Stand.CONNECTOR);
+                        return new ConnectKill(inPg, endAtKill, exit);
+                    });
+            await("the load is in PG").atMost(Duration.ofMinutes(5)).until(() -> done.get() == BATCHES);
+            return kills;
+        } finally {
+            loader.shutdownNow();
         }
+    }
+
+    @Test
+    @Claim(id = "B3", variant = "connect kill -9 during snapshot", title = "Upstream redelivery does not double count: Connect killed mid-snapshot",
+            exercises = {"streams/TotalsTopology", "sink/DedupDemoMapper", "sink/TotalsMapper", "containers/debezium/orders-connector.json"})
+    void b3ConnectKilledDuringSnapshot(ClaimEvidence e, StandContext s) {
+        Stand stand = s.stand();
+        Topics topics = s.topics();
+        ClickHouse ch = s.ch();
+        ConnectWorker connect = new ConnectWorker(stand.connect());
+        long existing = Pg.count(s.pg().truth());
+        if (existing < MIN_SNAPSHOT_ORDERS) {
+            s.pg().seed((int) (MIN_SNAPSHOT_ORDERS - existing), CUSTOMERS, 80_000);
+        }
+        s.settle();
+        Set<Long> ids = s.pg().orders().keySet();
+        int n = e.figure("orders_in_pg", ids.size());
+        Map<TopicPartition, Long> start = topics.endOffsets(Stand.ORDERS_EVENTS);
+        String suffix = Long.toString(System.currentTimeMillis(), 36);
+        String name = "seams-snapshot-" + suffix;
+        String slot = "seams_snapshot_" + suffix;
+        connect.register(name, snapshotConnector(stand, slot));
+        long recordsBeforeKill;
+        try {
+            await("snapshot in progress").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50))
+                    .until(() -> topics.totalEndOffset(Stand.ORDERS_EVENTS) - sum(start) >= n / 3);
+            Faults.requireSigkill("the Connect container", e.figure("connect_exit_code", connect.kill()));
+            Map<TopicPartition, Long> atKill = topics.endOffsets(Stand.ORDERS_EVENTS);
+            recordsBeforeKill = e.figure("snapshot_records_before_kill", sum(atKill) - sum(start));
+            if (recordsBeforeKill >= n) {
+                throw new FaultNotObservedException("the kill did not land mid-snapshot: " + recordsBeforeKill + " of " + n
+                        + " rows were already snapshotted");
+            }
+            connect.restart(Stand.CONNECTOR);
+            connect.awaitTaskRunning(name);
+            await("the restarted snapshot sent every order again").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(2))
+                    .until(() -> new HashSet<>(orderIds(events(topics, atKill))).containsAll(ids));
+        } finally {
+            if (!connect.isRunning()) {
+                connect.restart(Stand.CONNECTOR);
+            }
+            connect.delete(name);
+            dropSlotAndPublication(stand, slot);
+        }
+        awaitQuiet(topics);
+        s.settle();
+
+        List<Event> all = events(topics, Map.of());
+        Set<Long> history = new HashSet<>();
+        List<Event> snapshot = new ArrayList<>();
+        for (Event ev : all) {
+            if (ev.offset() < start.get(tp(ev.partition()))) {
+                if (ev.carriesOrder()) {
+                    history.add(ev.orderId());
+                }
+            } else {
+                snapshot.add(ev);
+            }
+        }
+        KeyCounts<Long> perOrder = KeyCounts.of(ids, orderIds(snapshot));
+        long delivered = snapshot.stream().filter(Event::carriesOrder).count();
+        e.figure("snapshot_events", delivered);
+        e.negativeControl("snapshot_events_redelivered", snapshot.stream().filter(ev -> ev.carriesOrder() && history.contains(ev.orderId())).count(),
+                Anomaly.DUPLICATE, "snapshot events of orders orders.events already carried: upstream redelivery into the real pipeline");
+        e.negativeControl("snapshot_rows_resent_after_kill", perOrder.excess(), Anomaly.DUPLICATE,
+                "order ids the snapshot sent more than once: the rows before the kill, sent again by the restarted snapshot");
+        e.check("orders_missing_from_snapshot", perOrder.missing()).isZero("every PG order_id has a snapshot event");
+
+        ch.truncate("order_counts_raw", "order_dedup");
+        topics.resetGroup(SINK_GROUP, start);
+        e.figure("dedup_demo_summary", s.sink(SinkMode.DEDUP_DEMO, o -> o).line());
+        e.check("order_counts_raw_sum_cnt", ch.scalar(TWIN_SUM)).isEqualTo(delivered, "the twin counts every snapshot event, re-sent ones included");
+        recordPerOrder(e, s, ids);
+        recordPerCustomer(e, s);
+        e.note("A second connector (own slot and publication, snapshot.mode=initial) snapshotted the " + n + " orders of PG "
+                + "into orders.events, which already carried them: an upstream redelivery of every order. The worker was killed "
+                + "after " + recordsBeforeKill + " snapshot records and restarted; the snapshot began again, re-sending "
+                + perOrder.excess() + " rows. ds-streams aggregated every event and the sink wrote both modes (totals and "
+                + "dedup-demo): compare each order in order_dedup FINAL and each customer in customer_totals FINAL with PG above.");
+    }
+
+    /** The orders connector's configuration with its own slot, publication and prefix, snapshotting slowly into orders.events. */
+    private static Map<String, String> snapshotConnector(Stand stand, String slot) {
         Map<String, String> config = new HashMap<>(stand.connectorConfig());
-        config.put("slot.name", "seams_snapshot");
-        config.put("publication.name", "seams_snapshot");
-        config.put("topic.prefix", "seams_snapshot");
+        config.put("slot.name", slot);
+        config.put("publication.name", slot);
+        config.put("topic.prefix", slot);
         config.put("snapshot.mode", "initial");
-        config.put("transforms.route.replacement", topic);
+        config.put("transforms.route.replacement", Stand.ORDERS_EVENTS);
         // a slow snapshot (small batches, pauses) so the kill lands in the middle of it
         config.put("max.batch.size", "20");
         config.put("max.queue.size", "40");
         config.put("poll.interval.ms", "100");
         config.put("snapshot.fetch.size", "20");
-        connect.register(name, config);
-        try {
-            await("snapshot in progress").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> topics.totalEndOffset(topic) >= n / 3);
-            long before = e.figure("snapshot_records_before_kill", topics.totalEndOffset(topic));
-            e.expected("connect_exit_code", Faults.SIGKILL_EXIT);
-            Faults.requireSigkill("the Connect container", e.figure("connect_exit_code", connect.kill()));
-            if (before >= n) {
-                throw new FaultNotObservedException("the kill did not land mid-snapshot: " + before + " of " + n
-                        + " rows were already snapshotted");
-            }
-            connect.restart(Stand.CONNECTOR);
-            connect.awaitTaskRunning(name);
-            Map<Long, Integer> perOrder = new HashMap<>();
-            await("every order in the snapshot topic").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(2))
-                    .until(() -> {
-                        perOrder.clear();
-                        topics.readAll(topic, "read_committed", r -> {
-                            if (!OrderEvent.isDeletion(r.value())) {
-                                perOrder.merge(orderId(r.value()), 1, Integer::sum);
-                            }
-                        });
-                        return perOrder.keySet().containsAll(ids);
-                    });
-            long records = perOrder.values().stream().mapToLong(Integer::longValue).sum();
-            long redelivered = e.figure("snapshot_records_redelivered", records - perOrder.size());
-            long lost = ids.stream().filter(id -> !perOrder.containsKey(id)).count();
-            e.figure("snapshot_records", records);
-            e.figure("distinct_orders", (long) perOrder.size());
-            e.expected("distinct_orders", (long) n);
-            e.anomaly("lost", lost);
-            e.note("The snapshot restarted after the kill and re-sent " + redelivered + " rows: at-least-once. "
-                    + "Deduplicated by order_id (the key every view uses), each of the " + n + " orders is there once.");
-            assertThat(lost).as("orders missing from the snapshot").isZero();
-            assertThat(perOrder.keySet()).as("distinct order ids in the snapshot vs PG").isEqualTo(ids);
-        } finally {
-            connect.delete(name);
-            dropSlot(stand, "seams_snapshot");
-        }
+        return config;
     }
 
-    private static Set<Long> orderIds(Stand stand) throws SQLException {
-        Set<Long> ids = new HashSet<>();
-        try (Connection c = stand.pg(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT order_id FROM orders")) {
-            while (rs.next()) {
-                ids.add(rs.getLong(1));
-            }
-        }
-        return ids;
+    /** order_dedup FINAL against PG for the expected orders; rows of other orders are counted apart. */
+    private static void recordPerOrder(ClaimEvidence e, StandContext s, Set<Long> expected) {
+        List<OrderSeeder.Order> view = Reconciliation.orderRows(s.ch(), Reconciliation.ORDER_DEDUP_FINAL);
+        Map<Long, OrderSeeder.Order> truth = new TreeMap<>(s.pg().orders());
+        truth.keySet().retainAll(expected);
+        e.figure("order_dedup_final_rows_of_other_orders", view.stream().filter(o -> !expected.contains(o.orderId())).count());
+        Reconciliation.orders(truth, view.stream().filter(o -> expected.contains(o.orderId())).toList())
+                .record(e, "PostgreSQL vs order_dedup FINAL, per order_id");
     }
 
-    private static void dropSlot(Stand stand, String slot) {
+    /** customer_totals FINAL, written from the start of customer.totals, against PG. */
+    private static void recordPerCustomer(ClaimEvidence e, StandContext s) {
+        s.settle();
+        s.ch().truncate("raw_totals", "customer_totals");
+        SinkSummary totals = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
+        e.figure("totals_summary", totals.line());
+        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL");
+    }
+
+    /**
+     * Events written in [boundary, next) per partition whose bytes orders.events already held before
+     * {@code boundary} (an order lives in one partition): what Debezium re-sent after the kill at {@code boundary}.
+     */
+    private static long redelivered(List<Event> all, Map<TopicPartition, Long> boundary, Map<TopicPartition, Long> next) {
+        Set<String> before = new HashSet<>();
+        long count = 0;
+        for (Event ev : all) {
+            TopicPartition tp = tp(ev.partition());
+            if (ev.offset() < boundary.get(tp)) {
+                before.add(ev.partition() + "|" + ev.identity());
+            } else if (ev.offset() < next.get(tp) && before.contains(ev.partition() + "|" + ev.identity())) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** Waits until orders.events stops growing (nothing written for 5 s). */
+    private static void awaitQuiet(Topics topics) {
+        AtomicLong last = new AtomicLong(-1);
+        await("orders.events quiet").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(5)).until(() -> {
+            long now = topics.totalEndOffset(Stand.ORDERS_EVENTS);
+            return last.getAndSet(now) == now;
+        });
+    }
+
+    private static List<Event> events(Topics topics, Map<TopicPartition, Long> from) {
+        List<Event> events = new ArrayList<>();
+        topics.readFrom(Stand.ORDERS_EVENTS, COMMITTED, from, r -> events.add(event(r)));
+        return events;
+    }
+
+    private static Event event(ConsumerRecord<byte[], byte[]> r) {
+        String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
+        String value = r.value() == null ? "<tombstone>" : new String(r.value(), StandardCharsets.UTF_8);
+        Long orderId = null;
+        if (!OrderEvent.isDeletion(r.value())) {
+            try {
+                orderId = OrderEvent.parse(r.value()).orderId();
+            } catch (RuntimeException notAnOrderEvent) {
+                // a record another claim injected (B2's invalid events): it carries no order
+            }
+        }
+        return new Event(r.partition(), r.offset(), key + "|" + value, orderId);
+    }
+
+    /** @return the order ids of the events that carry an order, duplicates kept */
+    private static List<Long> orderIds(List<Event> events) {
+        return events.stream().filter(Event::carriesOrder).map(Event::orderId).toList();
+    }
+
+    private static void dropSlotAndPublication(Stand stand, String slot) {
         await("slot " + slot + " dropped").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
                 .until(() -> {
                     try (Connection c = stand.pg(); Statement st = c.createStatement()) {
@@ -234,15 +345,11 @@ class ConnectIT {
                 });
     }
 
-    private static long sum(Map<TopicPartition, Long> offsets) {
-        return offsets.values().stream().mapToLong(Long::longValue).sum();
+    private static TopicPartition tp(int partition) {
+        return new TopicPartition(Stand.ORDERS_EVENTS, partition);
     }
 
-    private static long orderId(byte[] value) {
-        try {
-            return JSON.readTree(value).get("order_id").asLong();
-        } catch (IOException ex) {
-            throw new IllegalStateException(ex);
-        }
+    private static long sum(Map<TopicPartition, Long> offsets) {
+        return offsets.values().stream().mapToLong(Long::longValue).sum();
     }
 }

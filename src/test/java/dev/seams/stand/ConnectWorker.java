@@ -114,4 +114,9 @@ public final class ConnectWorker {
             throw new IllegalStateException(e);
         }
     }
+
+    /** @return whether the worker's container is running (false after {@link #kill()} until {@link #restart}) */
+    public boolean isRunning() {
+        return Boolean.TRUE.equals(inspect().getState().getRunning());
+    }
 }

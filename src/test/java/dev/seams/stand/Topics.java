@@ -15,12 +15,14 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -184,5 +186,101 @@ public final class Topics {
         Map<Integer, Totals> totals = new TreeMap<>();
         latest.forEach((id, t) -> totals.put(id, new Totals(t.orders(), t.total())));
         return totals;
+    }
+
+    /**
+     * @return partition → last stable offset (LSO): what a read_committed consumer may read up to;
+     *     below the log end offset while a transaction is open on the partition
+     */
+    public Map<TopicPartition, Long> lastStableOffsets(String topic) {
+        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+        partitions(topic).forEach(tp -> request.put(tp, OffsetSpec.latest()));
+        try {
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result = stand.admin()
+                    .listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
+            Map<TopicPartition, Long> stable = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
+            result.forEach((tp, info) -> stable.put(tp, info.offset()));
+            return stable;
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException("cannot list the last stable offsets of " + topic, e);
+        }
+    }
+
+    /**
+     * The partitions of the topic with an open (or not yet completed) transaction: last stable
+     * offset below the log end offset (G14: a kill that lands while Streams is mid-transaction
+     * leaves one behind until the next instance fences it).
+     *
+     * @return partition → [last stable offset, log end offset] of each such partition; empty if none
+     */
+    public Map<TopicPartition, long[]> openTransactions(String topic) {
+        Map<TopicPartition, Long> stable = lastStableOffsets(topic);
+        Map<TopicPartition, Long> end = endOffsets(topic);
+        Map<TopicPartition, long[]> open = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
+        stable.forEach((tp, lso) -> {
+            long hw = end.getOrDefault(tp, lso);
+            if (lso < hw) {
+                open.put(tp, new long[] {lso, hw});
+            }
+        });
+        return open;
+    }
+
+    /**
+     * @return partition → the group's committed offset on the topic, for the partitions it has
+     *     committed (sorted by partition)
+     */
+    public Map<TopicPartition, Long> committed(String group, String topic) {
+        try {
+            Map<TopicPartition, Long> offsets = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
+            stand.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().forEach((tp, om) -> {
+                if (tp.topic().equals(topic) && om != null) {
+                    offsets.put(tp, om.offset());
+                }
+            });
+            return offsets;
+        } catch (InterruptedException | ExecutionException e) {
+            throw new IllegalStateException("cannot read the committed offsets of " + group, e);
+        }
+    }
+
+    /**
+     * Reads the records of the topic at or after the given offsets up to the current end offsets
+     * (partitions absent from {@code from} are read from their start).
+     *
+     * @param isolation {@code read_committed} or {@code read_uncommitted}
+     * @param each      called for each record, in partition order
+     * @return the number of records read
+     */
+    public long readFrom(String topic, String isolation, Map<TopicPartition, Long> from,
+                         Consumer<ConsumerRecord<byte[], byte[]>> each) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stand.bootstrapServers());
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        long count = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            List<TopicPartition> partitions = partitions(topic);
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            for (TopicPartition tp : partitions) {
+                long first = consumer.position(tp);
+                consumer.seek(tp, Math.max(first, from.getOrDefault(tp, 0L)));
+            }
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("could not read " + topic + " to its end offsets " + ends);
+                }
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    each.accept(record);
+                    count++;
+                }
+            }
+        }
+        return count;
     }
 }

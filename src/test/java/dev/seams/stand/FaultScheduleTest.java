@@ -1,0 +1,49 @@
+package dev.seams.stand;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The progress-based fault schedule on a hand-driven load: where each shot fires and what it records. */
+class FaultScheduleTest {
+
+    @Test
+    void runWaitsForEachPointAndRecordsTheProgressAtTheShot() {
+        AtomicInteger reads = new AtomicInteger();
+        // a load that advances by 1 % at each reading of its progress
+        List<FaultSchedule.Shot<Integer>> shots = FaultSchedule.atProgress(() -> reads.incrementAndGet() / 100.0, 0.1, 0.5, 0.9)
+                .pollEvery(Duration.ofMillis(1)).run(target -> reads.get());
+        assertThat(shots).extracting(FaultSchedule.Shot::number).containsExactly(1, 2, 3);
+        assertThat(shots).extracting(FaultSchedule.Shot::label).containsExactly("@10%", "@50%", "@90%");
+        for (FaultSchedule.Shot<Integer> shot : shots) {
+            assertThat(shot.progress()).isGreaterThan(shot.target());
+            assertThat(shot.result() / 100.0).isEqualTo(shot.progress());
+        }
+    }
+
+    @Test
+    void driveInjectsAtOnceAndAShotAtTheEndIsNotMidLoad() {
+        AtomicInteger done = new AtomicInteger();
+        List<FaultSchedule.Shot<String>> shots = FaultSchedule.atProgress(() -> done.get() / 10.0, 0.2, 0.6)
+                .drive(target -> {
+                    done.set(target < 0.5 ? 3 : 10);
+                    return "to " + done.get();
+                });
+        assertThat(shots).extracting(FaultSchedule.Shot::progress).containsExactly(0.0, 0.3);
+        assertThat(shots).extracting(FaultSchedule.Shot::result).containsExactly("to 3", "to 10");
+        assertThat(shots).allMatch(FaultSchedule.Shot::midLoad);
+        assertThat(new FaultSchedule.Shot<>(1, 0.9, 1.0, "late").midLoad()).isFalse();
+    }
+
+    @Test
+    void pointsMustAscendInsideTheLoad() {
+        assertThatThrownBy(() -> FaultSchedule.atProgress(() -> 0, 0.5, 0.1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> FaultSchedule.atProgress(() -> 0, 1.0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> FaultSchedule.atProgress(() -> 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(FaultSchedule.percent(0.497)).isEqualTo("49.7%");
+    }
+}
