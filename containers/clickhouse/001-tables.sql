@@ -3,12 +3,15 @@
 -- Types mirror PostgreSQL's so that the sink carries everything the source can hold (B11):
 -- customer_id integer -> Int32, order_id bigint -> Int64, numeric(12,2) -> Decimal(18,2) (signed).
 
--- Every changelog record of customer.totals, physically (MergeTree keeps duplicates; no FINAL: G4).
+-- Every changelog record of customer.totals, physically (MergeTree keeps duplicates; no FINAL: G4),
+-- with the record's position in customer.totals (which records reached ClickHouse: G14, B5).
 CREATE TABLE IF NOT EXISTS raw_totals (
-    customer_id Int32,
-    orders      UInt64,
-    total       Decimal(18, 2),
-    version     UInt64
+    customer_id     Int32,
+    orders          UInt64,
+    total           Decimal(18, 2),
+    version         UInt64,
+    kafka_partition Int32,
+    kafka_offset    Int64
 ) ENGINE = MergeTree() ORDER BY (customer_id, version)
 ;
 -- The same records, collapsed per customer to the highest version on merge / FINAL (G1, G2, G8).

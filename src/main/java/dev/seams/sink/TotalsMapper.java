@@ -22,6 +22,10 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * The Kafka offset is never the version: it restarts when the topic is re-created and jumps when a
  * key moves partition.
  *
+ * <p>{@code raw_totals} also keeps where each row came from, {@code kafka_partition} and
+ * {@code kafka_offset} of the record (provenance: which records reached ClickHouse, e.g. none of
+ * an aborted transaction, G14; offsets never committed ahead of what was stored, B5).
+ *
  * <p>Every record is checked by {@link TotalsValidator} (claims G10, G11, B10, B11): unknown fields
  * are ignored, anything else that ds-streams cannot have written (no version, a key that is not its
  * customer_id, …) is a {@link BadRecordException} with the validator's reason, and goes to the DLQ.
@@ -74,7 +78,9 @@ final class TotalsMapper implements RecordMapper {
                 .put("orders", totals.orders())
                 .put("total", totals.total())
                 .put("version", offsetAsVersion || !validate ? record.offset() : totals.version());
-        rowsByTable.get(RAW_TOTALS).add(row);
+        rowsByTable.get(RAW_TOTALS).add(row.deepCopy()
+                .put("kafka_partition", record.partition())
+                .put("kafka_offset", record.offset()));
         rowsByTable.get(CUSTOMER_TOTALS).add(row);
         return true;
     }

@@ -15,6 +15,7 @@ import dev.seams.stand.FaultSchedule;
 import dev.seams.stand.FaultSchedule.Shot;
 import dev.seams.stand.Faults;
 import dev.seams.stand.LagSampler;
+import dev.seams.stand.OrderLoad;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Reconciliation;
 import dev.seams.stand.SnapshotSequence;
@@ -45,7 +46,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(StandContext.Resolver.class)
 class LagIT {
 
-    private static final int LOAD_ORDERS = 5_000;
+    /** Changes of G14's load (OrderLoad.Mix.REAL: inserts, amount updates, moves, deletes). */
+    private static final int LOAD_CHANGES = 5_000;
+    /** Changes per PG transaction of that load. */
+    private static final int LOAD_BATCH = 250;
     private static final String SINK_GROUP = "ds-sink";
     private static final String COMMITTED = "read_committed";
     private static final String UNCOMMITTED = "read_uncommitted";
@@ -221,7 +225,7 @@ class LagIT {
     }
 
     @Test
-    @Claim(id = "G14", variant = "3 kills under load", title = "Recovery after kill -9, repeated at 10/50/90% of 5,000 orders",
+    @Claim(id = "G14", variant = "3 kills under load", title = "Recovery after kill -9, repeated at 10/50/90% of a 5,000-change load",
             exercises = {"streams/StreamsApp", "streams/StreamsSettings", "streams/TotalsTopology", "sink/Sink"})
     void g14RepeatedKillsUnderLoad(ClaimEvidence e, StandContext s) {
         Stand stand = s.stand();
@@ -230,19 +234,22 @@ class LagIT {
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o);
         Map<TopicPartition, Long> totalsStart = topics.endOffsets(Stand.CUSTOMER_TOTALS);
-        Map<Integer, Long> countsBefore = new TreeMap<>();
-        s.pg().truth().forEach((c, t) -> countsBefore.put(c, t.orders()));
+        OrderLoad load = OrderLoad.plan(LOAD_CHANGES, 5, 50_000, OrderLoad.Mix.REAL);
+        OrderLoad.Expected expected = load.expected();
         long committedStart = sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS));
         DoubleSupplier progress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)) - committedStart)
-                / (double) LOAD_ORDERS;
+                / (double) load.size();
 
         List<Shot<StreamsKill>> kills;
         int total;
         try (LagSampler sampler = new LagSampler(stand, 500)) {
             // the whole load at once: Debezium and ds-streams work through it while the kills land
             // (Kafka's Streams EOS system test pattern)
-            total = e.figure("orders_loaded", s.pg().seed(LOAD_ORDERS, 5, 50_000).size());
-            sampler.mark(total + " orders committed in PG");
+            OrderLoad.Applied applied = load.apply(stand, LOAD_BATCH, done -> { });
+            total = (int) applied.changes();
+            e.figure("load", applied.inserted() + " inserts, " + applied.updatedAmount() + " amount updates, " + applied.moved()
+                    + " moves, " + applied.deleted() + " deletes");
+            sampler.mark(total + " changes committed in PG");
             kills = FaultSchedule.atProgress(progress, 0.1, 0.5, 0.9).run(target -> {
                 double at = progress.getAsDouble();
                 long lag = probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS);
@@ -259,19 +266,19 @@ class LagIT {
             s.settle();
             sampler.mark("settled");
             LagChart.write(Project.root().resolve("reports/g14-repeated-lag.svg"),
-                    "G14 repeated: three kill -9 while ds-streams works through " + total + " orders", sampler.samples(), sampler.marks());
+                    "G14 repeated: three kill -9 while ds-streams works through " + total + " changes", sampler.samples(), sampler.marks());
         }
         e.chart("g14-repeated-lag.svg", "Lag over time, three kills under load");
 
-        SnapshotSequence committed = SnapshotSequence.read(topics, totalsStart, countsBefore, COMMITTED);
-        SnapshotSequence uncommitted = SnapshotSequence.read(topics, totalsStart, countsBefore, UNCOMMITTED);
+        SnapshotSequence committed = SnapshotSequence.read(topics, totalsStart, expected.versionSteps(), COMMITTED);
+        SnapshotSequence uncommitted = SnapshotSequence.read(topics, totalsStart, expected.versionSteps(), UNCOMMITTED);
         Changelog changelog = changelogSince(topics, totalsStart);
         long rawBefore = s.ch().scalar("SELECT count() FROM raw_totals");
         SinkSummary drain = s.sink(SinkMode.TOTALS, o -> o);
 
         List<List<Object>> rows = new ArrayList<>();
         for (Shot<StreamsKill> shot : kills) {
-            double output = changelog.committedBelow(shot.result().totalsStable()) / (double) total;
+            double output = changelog.committedBelow(shot.result().totalsStable()) / (double) expected.snapshots();
             recordKill(e.part("kill -9 " + shot.label()), shot, output, changelog.aborted(), s);
             StreamsKill k = shot.result();
             rows.add(List.of(FaultSchedule.percent(shot.target()), FaultSchedule.percent(k.inputProgress()), FaultSchedule.percent(output),
@@ -280,10 +287,11 @@ class LagIT {
         }
         e.table("Kills (each its own entry G14[kill -9 @N%])", List.of("target", "input progress at kill", "output progress at kill",
                 "input lag at kill", "open transaction (partitions LSO < HW)", "exit status", "TaskCorruptedException"), rows);
-        e.check("changelog_records_read_committed", committed.records()).isEqualTo(total,
-                "one committed snapshot per loaded order (insert-only load)");
+        e.check("changelog_records_read_committed", committed.records()).isEqualTo(expected.snapshots(),
+                "committed snapshots = one per change, two per move (one per customer)");
         e.anomaly(Anomaly.DUPLICATE, e.figure("read_committed_duplicate_snapshots", committed.duplicate()));
-        e.anomaly(Anomaly.LOST, e.figure("read_committed_lost_orders", committed.lost()));
+        e.anomaly(Anomaly.LOST, e.figure("read_committed_lost_version_steps", committed.lost()));
+        e.anomaly(Anomaly.WRONG_VALUE, e.figure("read_committed_extra_version_steps", committed.extra()));
         e.figure("aborted_records_in_log", (long) changelog.aborted().size());
         e.negativeControl("read_uncommitted_twin_duplicate_snapshots", uncommitted.duplicate(), Anomaly.ABORTED_READ,
                 "a read_uncommitted reader of the same log sees the aborted transactions' snapshots");
@@ -293,10 +301,11 @@ class LagIT {
                 "raw_totals rows added by the drain = committed changelog records");
         e.anomaly(Anomaly.ABORTED_READ, e.figure("aborted_records_in_clickhouse", abortedInClickHouse(s, changelog.aborted())));
         Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL after the load and the drain");
-        e.note("Per order: under an insert-only load every order must advance its customer's snapshot by exactly +1 "
-                + "in the read_committed changelog. The read_uncommitted twin reads the same log including the "
+        e.note("Per change: every change of the load (inserts, amount updates, moves, deletes) must advance its customers' "
+                + "snapshot versions by exactly the aggregate applications it implies, and no (customer, version) may be written "
+                + "twice in the read_committed changelog. The read_uncommitted twin reads the same log including the "
                 + changelog.aborted().size() + " records of transactions the kills aborted, and sees " + uncommitted.duplicate()
-                + " snapshots that do not advance — what a read_uncommitted sink would have inserted.");
+                + " (customer, version) pairs twice — what a read_uncommitted sink would have inserted.");
     }
 
     /**
@@ -353,15 +362,15 @@ class LagIT {
     }
 
     /**
-     * Rows of raw_totals that are aborted records: the sink's row for a record is (customer_id,
-     * version = offset) (sink/TotalsMapper), and a customer lives in one partition, so the pair names the record.
+     * Rows of raw_totals that are aborted records: the sink keeps each row's record position
+     * ({@code kafka_partition}, {@code kafka_offset}; sink/TotalsMapper), which names the record.
      */
     private static long abortedInClickHouse(StandContext s, List<Aborted> aborted) {
         if (aborted.isEmpty()) {
             return 0;
         }
-        return s.ch().scalar("SELECT count() FROM raw_totals WHERE (customer_id, version) IN ("
-                + aborted.stream().map(a -> "(" + a.customer() + "," + a.offset() + ")").collect(Collectors.joining(",")) + ")");
+        return s.ch().scalar("SELECT count() FROM raw_totals WHERE (kafka_partition, kafka_offset) IN ("
+                + aborted.stream().map(a -> "(" + a.partition() + "," + a.offset() + ")").collect(Collectors.joining(",")) + ")");
     }
 
     private static void awaitStreamsLagZero(LagProbe probe) {

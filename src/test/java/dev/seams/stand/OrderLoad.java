@@ -129,6 +129,51 @@ public final class OrderLoad {
     }
 
     /**
+     * What ds-streams must write for this load if it applies every change exactly once (claims G14,
+     * B5): per customer, how far its snapshot's {@code version} advances — one step per application
+     * of the aggregate's adder or subtractor ({@code streams/CustomerTotals}): an insert +1, a delete
+     * +1, an amount update +2 (subtract the old row, add the new one, KIP-904), a move +1 for each of
+     * the two customers — and how many {@code customer.totals} records it writes: one per change,
+     * two per move (one per customer).
+     *
+     * @param versionSteps customer → version steps the load adds
+     * @param snapshots    records the load makes ds-streams write
+     */
+    public record Expected(java.util.Map<Integer, Long> versionSteps, long snapshots) {
+    }
+
+    /** @return what ds-streams must write for this load, computed from the plan ({@link Expected}) */
+    public Expected expected() {
+        java.util.Map<Integer, Long> steps = new java.util.TreeMap<>();
+        java.util.Map<Integer, Integer> customerOf = new java.util.HashMap<>();
+        long snapshots = 0;
+        for (Change ch : changes) {
+            switch (ch.op()) {
+                case INSERT -> {
+                    customerOf.put(ch.ref(), ch.customerId());
+                    steps.merge(ch.customerId(), 1L, Long::sum);
+                    snapshots++;
+                }
+                case UPDATE_AMOUNT -> {
+                    steps.merge(ch.customerId(), 2L, Long::sum);
+                    snapshots++;
+                }
+                case MOVE -> {
+                    steps.merge(customerOf.get(ch.ref()), 1L, Long::sum);
+                    steps.merge(ch.customerId(), 1L, Long::sum);
+                    customerOf.put(ch.ref(), ch.customerId());
+                    snapshots += 2;
+                }
+                case DELETE -> {
+                    steps.merge(ch.customerId(), 1L, Long::sum);
+                    snapshots++;
+                }
+            }
+        }
+        return new Expected(steps, snapshots);
+    }
+
+    /**
      * @return the plan as text lines {@code OP ref customer amount}, for tests of the plan's rules
      */
     List<String> lines() {

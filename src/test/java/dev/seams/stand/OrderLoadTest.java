@@ -55,6 +55,17 @@ class OrderLoadTest {
     }
 
     @Test
+    void theExpectedOutputCountsEveryApplicationOfTheAggregate() {
+        OrderLoad load = OrderLoad.plan(2_000, 4, 11, OrderLoad.Mix.REAL);
+        OrderLoad.Applied p = load.planned();
+        OrderLoad.Expected x = load.expected();
+        assertThat(x.snapshots()).isEqualTo(p.inserted() + p.updatedAmount() + 2 * p.moved() + p.deleted());
+        assertThat(x.versionSteps().values().stream().mapToLong(Long::longValue).sum())
+                .isEqualTo(p.inserted() + 2 * p.updatedAmount() + 2 * p.moved() + p.deleted());
+        assertThat(x.versionSteps().keySet()).isSubsetOf(1, 2, 3, 4);
+    }
+
+    @Test
     void aLoadNeedsTwoCustomersAndAMixBelowOne() {
         assertThatThrownBy(() -> OrderLoad.plan(10, 1, 1, OrderLoad.Mix.REAL)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> OrderLoad.plan(10, 5, 1, new OrderLoad.Mix(0.5, 0.3, 0.2))).isInstanceOf(IllegalArgumentException.class);

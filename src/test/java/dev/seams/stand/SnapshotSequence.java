@@ -1,61 +1,70 @@
 package dev.seams.stand;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import dev.seams.streams.CustomerTotals;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Per-order check of the changelog {@code customer.totals} under an insert-only load: every new
- * order must move its customer's snapshot {@code orders} by exactly +1, in offset order (one customer
- * lives in one partition). A snapshot that does not advance is a {@code duplicate} (an input
- * processed twice, or data of an aborted transaction seen), a jump of k > 1 is k − 1 {@code lost}
- * orders. Counted against the expected sequence, never as count() − uniqExact() (CLAIMS.md).
+ * Per-change check of the changelog {@code customer.totals} after a load (claims G14, B5): ds-streams
+ * gives every snapshot of a customer the next {@code version} of its aggregate (streams/CustomerTotals),
+ * so a load applied exactly once advances each customer's version by exactly the steps the load
+ * implies ({@link OrderLoad#expected()}), and no (customer, version) pair is written twice.
+ * Counted against those expectations, never as {@code count() - uniqExact()} (CLAIMS.md):
+ * <ul>
+ *   <li>{@code duplicate}: (customer, version) pairs read more than once — an input processed twice,
+ *       or the records of an aborted transaction seen (read_uncommitted) next to their re-processing;</li>
+ *   <li>{@code lost}: version steps missing at the end (a change never applied);</li>
+ *   <li>{@code extra}: version steps beyond the expected (a change applied twice).</li>
+ * </ul>
+ * Independent of partitions: a customer's records may lie in several partitions (B10).
  *
- * @param records   data records read after the start offsets
- * @param duplicate snapshots that did not advance
- * @param lost      orders skipped by jumps
- * @param last      the last snapshot's orders per customer
+ * @param records   data records read at or after the start offsets
+ * @param duplicate (customer, version) pairs of those records read more than once
+ * @param lost      version steps missing, summed over customers
+ * @param extra     version steps beyond the expected, summed over customers
+ * @param last      the highest version per customer at the end
  */
-public record SnapshotSequence(long records, long duplicate, long lost, Map<Integer, Long> last) {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
+public record SnapshotSequence(long records, long duplicate, long lost, long extra, Map<Integer, Long> last) {
 
     /**
-     * Reads {@code customer.totals} with the given isolation from the start offsets on.
+     * Reads {@code customer.totals} with the given isolation from the beginning.
      *
-     * @param start      partition → first offset of the load (records before it are ignored)
-     * @param startCount customer → orders before the load (PG's count)
-     * @param isolation  {@code read_committed} (the contract) or {@code read_uncommitted} (the twin)
+     * @param start     partition → first offset of the load: records before it give each customer's version before the load
+     * @param steps     customer → version steps the load must add ({@link OrderLoad.Expected#versionSteps()})
+     * @param isolation {@code read_committed} (the contract) or {@code read_uncommitted} (the twin)
+     * @throws IllegalStateException at a record that is not a totals snapshot
      */
-    public static SnapshotSequence read(Topics topics, Map<TopicPartition, Long> start, Map<Integer, Long> startCount,
-                                        String isolation) {
-        Map<Integer, Long> last = new HashMap<>(startCount);
-        long[] counts = new long[3];
+    public static SnapshotSequence read(Topics topics, Map<TopicPartition, Long> start, Map<Integer, Long> steps, String isolation) {
+        Map<Integer, Long> before = new HashMap<>();
+        Map<Integer, Long> last = new TreeMap<>();
+        Map<String, Integer> seen = new HashMap<>();
+        long[] records = new long[1];
         topics.readAll(Stand.CUSTOMER_TOTALS, isolation, r -> {
+            CustomerTotals t;
+            try {
+                t = CustomerTotals.fromJson(r.value());
+            } catch (RuntimeException e) {
+                throw new IllegalStateException("unexpected record in customer.totals at " + r.partition() + "@" + r.offset(), e);
+            }
             if (r.offset() < start.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L)) {
+                before.merge(t.customerId(), t.version(), Math::max);
                 return;
             }
-            JsonNode v;
-            try {
-                v = JSON.readTree(r.value());
-            } catch (IOException e) {
-                throw new UncheckedIOException("unexpected record in customer.totals at offset " + r.offset(), e);
-            }
-            int customer = v.get("customer_id").asInt();
-            long orders = v.get("orders").asLong();
-            long previous = last.getOrDefault(customer, 0L);
-            counts[0]++;
-            if (orders <= previous) {
-                counts[1]++;
-            } else if (orders > previous + 1) {
-                counts[2] += orders - previous - 1;
-            }
-            last.put(customer, Math.max(previous, orders));
+            records[0]++;
+            seen.merge(t.customerId() + "@" + t.version(), 1, Integer::sum);
+            last.merge(t.customerId(), t.version(), Math::max);
         });
-        return new SnapshotSequence(counts[0], counts[1], counts[2], last);
+        long duplicate = seen.values().stream().filter(n -> n > 1).count();
+        long lost = 0;
+        long extra = 0;
+        for (Map.Entry<Integer, Long> step : steps.entrySet()) {
+            long expected = before.getOrDefault(step.getKey(), 0L) + step.getValue();
+            long reached = last.getOrDefault(step.getKey(), before.getOrDefault(step.getKey(), 0L));
+            lost += Math.max(0, expected - reached);
+            extra += Math.max(0, reached - expected);
+        }
+        return new SnapshotSequence(records[0], duplicate, lost, extra, last);
     }
 }
