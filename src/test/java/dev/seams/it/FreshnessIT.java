@@ -3,22 +3,21 @@ package dev.seams.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.report.Evidence;
-import dev.seams.report.EvidenceExtension;
 import dev.seams.report.LatencyChart;
+import dev.seams.report.Project;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
-import dev.seams.stand.Pg;
-import dev.seams.stand.Pipeline;
-import dev.seams.report.Project;
 import dev.seams.stand.Reconciliation;
 import dev.seams.stand.Stand;
+import dev.seams.stand.StandContext;
 import dev.seams.stand.Totals;
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
-import org.junit.jupiter.api.DisplayName;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -50,10 +49,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * ordinal among that customer's new orders <em>and</em> the row's total is exactly the sum of that
  * prefix in commit order, so a row that is ahead by a different set of orders never credits the
  * wrong one (those polls are counted as {@code non_prefix_observations}). Resolution: one poll
- * ({@value #POLL_MS} ms plus the query). Nothing is asserted on the figures (this machine is noisy)
- * beyond: every order became visible, and FINAL then equals PG per customer.
+ * ({@value #POLL_MS} ms plus the query). The latency percentiles are measured, not asserted (CLAIMS.md
+ * B6; this machine is noisy); what is checked: every committed order became visible, the sink
+ * inserted every changelog record of the load, and FINAL then equals PG per customer.
  */
-@ExtendWith(EvidenceExtension.class)
+@ExtendWith(StandContext.Resolver.class)
 class FreshnessIT {
 
     private static final int RATE_PER_SECOND = 2;
@@ -65,21 +65,22 @@ class FreshnessIT {
     private static final Duration MARGIN = Duration.ofSeconds(30);
     /** The sink's run: joining the group, the load, the margin. */
     private static final Duration SINK_RUN = Duration.ofSeconds(LOAD_SECONDS).plus(MARGIN).plusSeconds(10);
+    private static final String CHART = "b6-freshness.svg";
 
     @Test
-    @DisplayName("B6 Freshness")
-    void b6Freshness() throws Exception {
-        ClaimEvidence e = Evidence.claim("B6", "Freshness");
-        Stand stand = Stand.get();
-        Pg pg = Pg.of(stand);
-        ClickHouse ch = ClickHouse.of(stand);
-        Pipeline.awaitStreamsMatchesPg(stand);
+    @Claim(id = "B6", title = "Freshness", exercises = {"streams/TotalsTopology", "sink/Sink", "sink/PollSession",
+            "containers/debezium/orders-connector.json"})
+    void b6Freshness(ClaimEvidence e, StandContext s) throws Exception {
+        Stand stand = s.stand();
+        ClickHouse ch = s.ch();
+        s.settle();
         ch.truncate("raw_totals", "customer_totals");
-        Pipeline.sink(stand, SinkMode.TOTALS, o -> o.withFromStart(true));
+        s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
         Reconciliation before = Reconciliation.customerTotalsFinal(stand);
-        assertThat(before.matches()).as("before the load, FINAL vs PG: %s", before.describe()).isTrue();
+        assertThat(before.matches()).as("before the load, FINAL vs PG (the base of every latency): %s", before.describe()).isTrue();
+        Map<TopicPartition, Long> changelogMark = s.topics().endOffsets(Stand.CUSTOMER_TOTALS);
 
-        Visibility visibility = new Visibility(pg.truth());
+        Visibility visibility = new Visibility(s.pg().truth());
         ExecutorService sinkThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "b6-sink"));
         ScheduledExecutorService loader = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "b6-loader"));
         AtomicReference<Exception> loadFailure = new AtomicReference<>();
@@ -87,7 +88,7 @@ class FreshnessIT {
         SinkSummary summary;
         double loadSeconds;
         try (Connection connection = stand.pg()) {
-            Future<SinkSummary> sink = sinkThread.submit(() -> Pipeline.sink(stand, SinkMode.TOTALS, o -> o.withRunFor(SINK_RUN)));
+            Future<SinkSummary> sink = sinkThread.submit(() -> s.sink(SinkMode.TOTALS, o -> o.withRunFor(SINK_RUN)));
             await("ds-sink has its partitions").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                     .until(() -> stand.admin().describeConsumerGroups(List.of(SinkOptions.DEFAULT_GROUP)).all().get()
                             .get(SinkOptions.DEFAULT_GROUP).members().stream().anyMatch(m -> !m.assignment().topicPartitions().isEmpty()));
@@ -121,7 +122,8 @@ class FreshnessIT {
             loader.shutdownNow();
             sinkThread.shutdownNow();
         }
-        Reconciliation after = Reconciliation.customerTotalsFinal(stand);
+        long changelogOfTheLoad = s.topics().recordsSince(Stand.CUSTOMER_TOTALS, "read_committed", changelogMark).size();
+        long committedInPg = visibility.orderIds().stream().filter(s.pg().orders()::containsKey).count();
 
         double[] latencies = visibility.latenciesMs();
         Histogram histogram = new Histogram(3);
@@ -135,15 +137,13 @@ class FreshnessIT {
         marks.put("p50", p50);
         marks.put("p99", p99);
         marks.put("max", max);
-        LatencyChart.write(Project.root().resolve("reports/b6-freshness.svg"),
+        LatencyChart.write(chartDir().resolve(CHART),
                 "B6: PG commit → visible in customer_totals FINAL, " + latencies.length + " orders", latencies, marks);
 
-        e.figure("orders_inserted", sent.get());
-        e.expected("orders_inserted", ORDERS);
+        e.check("orders_committed", committedInPg).isEqualTo(ORDERS, "orders the load committed, found in PostgreSQL by id");
+        e.check("orders_visible", latencies.length).isEqualTo(committedInPg, "committed orders whose effect became visible in FINAL");
         e.figure("rate_per_second", RATE_PER_SECOND);
         e.figure("load_seconds", Math.round(loadSeconds * 10) / 10.0);
-        e.figure("orders_visible", latencies.length);
-        e.expected("orders_visible", ORDERS);
         e.figure("latency_p50_ms", p50);
         e.figure("latency_p99_ms", p99);
         e.figure("latency_max_ms", max);
@@ -153,21 +153,27 @@ class FreshnessIT {
         e.figure("poll_interval_ms", POLL_MS);
         e.figure("non_prefix_observations", visibility.nonPrefix());
         e.figure("sink_summary", summary.line());
+        e.check("sink_insert_errors", summary.insertErrors()).isZero("failed ClickHouse inserts during the load");
+        e.check("sink_inserted", summary.inserted()).isEqualTo(changelogOfTheLoad,
+                "the continuous sink inserted every changelog record ds-streams committed during the load");
+        Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL after the load");
         e.table("Latency percentiles, PG commit → customer_totals FINAL (HdrHistogram, ms)", List.of("percentile", "ms"), List.of(
                 List.of("50", p50), List.of("90", histogram.getValueAtPercentile(90)), List.of("99", p99),
                 List.of("max", max)));
-        e.chart("b6-freshness.svg", "Latency histogram, B6");
-        after.record(e, "PostgreSQL vs customer_totals FINAL after the load");
+        e.chart(CHART, "Latency histogram, B6");
         e.note("One order every " + 1000 / RATE_PER_SECOND + " ms for " + LOAD_SECONDS + " s, each its own transaction, "
                 + "customers 1.." + CUSTOMERS + "; the sink ran continuously (--for " + SINK_RUN.toSeconds() + "s) and FINAL was "
                 + "polled every " + POLL_MS + " ms. The latency spans Debezium (WAL → orders.events), ds-streams "
                 + "(exactly_once_v2: visible to read_committed readers only at its transaction commit), the sink's poll "
-                + "and insert, and the FINAL read. No bound is asserted: the machine is shared and noisy.");
+                + "and insert, and the FINAL read. p50, p99 and max are measured, not asserted (CLAIMS.md B6): the machine "
+                + "is shared and noisy.");
+    }
 
-        assertThat(sent.get()).as("orders inserted").isEqualTo(ORDERS);
-        assertThat(latencies).as("orders whose effect became visible").hasSize(ORDERS);
-        assertThat(summary.insertErrors()).as("sink insert errors").isZero();
-        assertThat(after.matches()).as("FINAL vs PG per customer after the load: %s", after.describe()).isTrue();
+    /** @return where this run's report goes (ReportWriter: target/partial-report for a run restricted by -Dit.test), for its chart */
+    private static Path chartDir() {
+        String filter = System.getProperty("seams.it.test", "");
+        boolean partial = !filter.isBlank() && !filter.startsWith("${");
+        return Project.root().resolve(partial ? "target/partial-report" : "reports");
     }
 
     /**
@@ -240,6 +246,10 @@ class FreshnessIT {
         synchronized double[] latenciesMs() {
             return all.stream().filter(p -> p.visibleNanos >= 0)
                     .mapToDouble(p -> (p.visibleNanos - p.committedNanos) / 1e6).toArray();
+        }
+
+        synchronized List<Long> orderIds() {
+            return all.stream().map(p -> p.order.orderId()).toList();
         }
 
         synchronized long lastCommit() {
