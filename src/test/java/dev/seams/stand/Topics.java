@@ -283,4 +283,23 @@ public final class Topics {
         }
         return count;
     }
+
+    /**
+     * The records of a topic written at or after the given offsets, read with a chosen isolation
+     * level up to the current end offsets (B1 reads aborted records read_uncommitted and checks a
+     * read_committed reader misses them; B6 counts the changelog records of its load).
+     *
+     * @param isolation {@code read_committed} or {@code read_uncommitted}
+     * @param from      partition → first offset of interest; partitions absent from it are read from their start
+     * @return the records, in partition order
+     */
+    public List<ConsumerRecord<byte[], byte[]>> recordsSince(String topic, String isolation, Map<TopicPartition, Long> from) {
+        List<ConsumerRecord<byte[], byte[]>> records = new java.util.ArrayList<>();
+        readAll(topic, isolation, r -> {
+            if (r.offset() >= from.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L)) {
+                records.add(r);
+            }
+        });
+        return records;
+    }
 }

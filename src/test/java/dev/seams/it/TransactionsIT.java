@@ -1,0 +1,457 @@
+package dev.seams.it;
+
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seams.lag.LagProbe;
+import dev.seams.lag.PartitionLag;
+import dev.seams.report.Anomaly;
+import dev.seams.report.Claim;
+import dev.seams.report.ClaimEvidence;
+import dev.seams.report.FaultNotObservedException;
+import dev.seams.report.Project;
+import dev.seams.seed.OrderSeeder;
+import dev.seams.sink.ClickHouseTarget;
+import dev.seams.sink.SinkMode;
+import dev.seams.sink.SinkSummary;
+import dev.seams.stand.ClickHouse;
+import dev.seams.stand.Faults;
+import dev.seams.stand.JvmProcess;
+import dev.seams.stand.Pipeline;
+import dev.seams.stand.Reconciliation;
+import dev.seams.stand.RogueTransaction;
+import dev.seams.stand.Stand;
+import dev.seams.stand.StandContext;
+import dev.seams.stand.Topics;
+import dev.seams.stand.Totals;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Where the Kafka transaction ends (source section "Где кончается транзакция Kafka"): the sink's
+ * read_committed contract (G15), aborted and hanging transactions (B1), and redelivery of order
+ * events that the per-order_id aggregation must absorb (B3). Each test settles the pipeline and
+ * (where it compares ClickHouse with PostgreSQL) empties the sink's tables and reads the topic from
+ * the start, so the tests run in any order.
+ */
+@ExtendWith(StandContext.Resolver.class)
+class TransactionsIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern ISOLATION = Pattern.compile("isolation\\.level = (\\S+)");
+    private static final Pattern ROGUE_AT = Pattern.compile("record at (\\d+)@(\\d+)");
+    /** The orders count of every rogue snapshot: no real customer has it, so its row is recognisable. */
+    private static final long ROGUE_ORDERS = 999_999;
+
+    // ---------------------------------------------------------------- G15
+
+    @Test
+    @Claim(id = "G15", title = "read_committed is the contract", exercises = {"sink/Sink", "cli/SinkCommand"})
+    void g15IsolationOfTheRunningConsumer(ClaimEvidence e, StandContext s) {
+        liveIsolation(e, s, null);
+        e.note("Read from the ConsumerConfig values the running sink's KafkaConsumer logged when it was created "
+                + "(the sink CLI run as its own process, with no --isolation flag: its default), not from a constant.");
+    }
+
+    @Test
+    @Claim(id = "G15", variant = "control: --isolation read_uncommitted", title = "read_committed is the contract",
+            exercises = {"sink/Sink", "cli/SinkCommand"})
+    void g15ControlReadsTheLiveValue(ClaimEvidence e, StandContext s) {
+        liveIsolation(e, s, "read_uncommitted");
+        e.note("Control: the same reader reports the other level when the flag asks for it, so G15 reads the live value. "
+                + "This sink reads aborted data by design: it writes into its own database g15_control and group "
+                + "seams-g15-control, never the stand's tables or ds-sink.");
+    }
+
+    /**
+     * Runs the sink CLI as its own process and reads the isolation level its live consumer logged.
+     *
+     * @param flag the {@code --isolation} value to pass, or null for the default (the contract)
+     */
+    private static void liveIsolation(ClaimEvidence e, StandContext s, String flag) {
+        Stand stand = s.stand();
+        ClickHouseTarget target = stand.clickhouseTarget();
+        List<String> args = new ArrayList<>();
+        if (flag != null) {
+            ClickHouse ch = s.ch();
+            ch.execute("CREATE DATABASE IF NOT EXISTS g15_control");
+            for (String table : List.of("raw_totals", "customer_totals")) {
+                ch.execute("CREATE TABLE IF NOT EXISTS g15_control." + table + " AS " + target.database() + "." + table);
+            }
+            target = new ClickHouseTarget(target.endpoint(), target.user(), target.password(), "g15_control");
+            args.addAll(List.of("--isolation", flag, "--group", "seams-g15-control"));
+        }
+        args.addAll(0, List.of("sink", "--bootstrap-servers", stand.bootstrapServers(),
+                "--clickhouse", target.endpoint(), "--clickhouse-user", target.user(), "--clickhouse-password", target.password(),
+                "--clickhouse-database", target.database(), "--until-idle", "3s"));
+        JvmProcess sink = new JvmProcess(flag == null ? "sink-g15" : "sink-g15-control", "dev.seams.cli.SeamsCli", args,
+                Project.root().resolve("target/stand-logs"));
+        sink.start();
+        int exit = sink.awaitExit(Duration.ofMinutes(3));
+        String output = sink.output();
+        Matcher m = ISOLATION.matcher(output);
+        e.check("sink_exit_status", exit).isZero("the sink CLI process ends normally");
+        e.check("live_consumer_isolation_level", m.find() ? m.group(1) : "not logged")
+                .isEqualTo(flag == null ? "read_committed" : flag, flag == null
+                        ? "isolation.level of the running sink's consumer, by default"
+                        : "isolation.level of the running sink's consumer with --isolation " + flag);
+        e.figure("summary", output.lines().filter(l -> l.startsWith("sink: ")).findFirst().orElse("no summary line"));
+    }
+
+    // ---------------------------------------------------------------- B1
+
+    /** Where one rogue record landed, and what each reader and table made of it. */
+    private record Rogue(int customer, int partition, long offset) {
+        String at() {
+            return partition + "@" + offset;
+        }
+    }
+
+    @Test
+    @Claim(id = "B1", title = "Aborted transactions stay invisible", exercises = {"sink/Sink", "sink/PollSession"})
+    void b1AbortedTransactionStaysInvisible(ClaimEvidence e, StandContext s) throws Exception {
+        Topics topics = s.topics();
+        ClickHouse ch = s.ch();
+        e.figure("orders_seeded", s.pg().seed(10, 5, 141).size());   // customers of its own: the stand may be fresh
+        s.settle();
+        ch.truncate("raw_totals", "customer_totals");
+        s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
+        Map<Integer, Totals> finalBefore = ch.finalTotals();
+        Map<TopicPartition, Long> start = topics.endOffsets(Stand.CUSTOMER_TOTALS);
+        Set<Integer> customers = s.pg().truth().keySet();
+
+        List<Rogue> rogues = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> producer = topics.producer("seams-b1-abort")) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            for (int customer : customers) {
+                RecordMetadata md = producer.send(new ProducerRecord<>(Stand.CUSTOMER_TOTALS, bytes(Integer.toString(customer)),
+                        bytes(rogueSnapshot(customer)))).get();
+                rogues.add(new Rogue(customer, md.partition(), md.offset()));
+            }
+            producer.abortTransaction();
+        }
+        Set<String> uncommitted = offsetsOf(topics.recordsSince(Stand.CUSTOMER_TOTALS, "read_uncommitted", start));
+        List<ConsumerRecord<byte[], byte[]>> committedSince = topics.recordsSince(Stand.CUSTOMER_TOTALS, "read_committed", start);
+        Set<String> committed = offsetsOf(committedSince);
+        SinkSummary run = s.sink(SinkMode.TOTALS, o -> o);
+        List<List<String>> raw = ch.rows("SELECT customer_id, orders, version FROM raw_totals");
+        Map<Integer, Totals> finalAfter = ch.finalTotals();
+
+        List<List<Object>> perKey = new ArrayList<>();
+        long seenUncommitted = 0;
+        long seenCommitted = 0;
+        long landed = 0;
+        long changed = 0;
+        for (Rogue r : rogues) {
+            boolean u = uncommitted.contains(r.at());
+            boolean c = committed.contains(r.at());
+            long rows = rogueRows(raw, r);
+            boolean same = String.valueOf(finalBefore.get(r.customer())).equals(String.valueOf(finalAfter.get(r.customer())));
+            seenUncommitted += u ? 1 : 0;
+            seenCommitted += c ? 1 : 0;
+            landed += rows > 0 ? 1 : 0;
+            changed += same ? 0 : 1;
+            perKey.add(List.of(r.customer(), r.at(), u ? "sees it" : "-", c ? "SEES IT" : "-", rows,
+                    String.valueOf(finalBefore.get(r.customer())), String.valueOf(finalAfter.get(r.customer()))));
+        }
+
+        e.figure("aborted_records_acknowledged", (long) rogues.size());
+        e.negativeControl("read_uncommitted_sees_aborted", seenUncommitted, Anomaly.ABORTED_READ,
+                "a read_uncommitted consumer reads the aborted records at their offsets: they are in the log");
+        abortedRead(e, "read_committed_sees_aborted", seenCommitted, "aborted records a read_committed consumer reads");
+        e.figure("sink_summary", run.line());
+        e.check("sink_bad", run.bad()).isZero("the sink received no aborted record, not even to reject it");
+        e.check("sink_inserted", run.inserted()).isEqualTo(committedSince.size(),
+                "the sink inserts exactly the committed records written since (none but the aborted transaction's)");
+        abortedRead(e, "rogue_keys_in_raw_totals", landed, "customers with a row of their aborted record in raw_totals "
+                + "(at its offset, or with orders = " + ROGUE_ORDERS + ")");
+        e.check("final_rows_changed", changed).isZero("customers whose customer_totals FINAL row changed");
+        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL after the aborted transaction");
+        e.table("Per key: the aborted record and where it went", List.of("customer", "record at", "read_uncommitted",
+                "read_committed", "raw_totals rows", "FINAL before", "FINAL after"), perKey);
+        e.note("A transactional producer wrote one snapshot per PostgreSQL customer (orders=" + ROGUE_ORDERS
+                + ") to customer.totals and aborted. The read_uncommitted consumer is the negative control.");
+    }
+
+    @Test
+    @Claim(id = "B1", variant = "hanging transaction", title = "Aborted transactions stay invisible: a producer killed mid-transaction",
+            exercises = {"sink/Sink", "lag/LagProbe"})
+    void b1HangingTransaction(ClaimEvidence e, StandContext s) {
+        Stand stand = s.stand();
+        Topics topics = s.topics();
+        LagProbe probe = topics.lagProbe();
+        ClickHouse ch = s.ch();
+        s.settle();
+        ch.truncate("raw_totals", "customer_totals");
+        s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
+        Map<TopicPartition, Long> start = topics.endOffsets(Stand.CUSTOMER_TOTALS);
+        int timeoutMs = 15_000;
+        int customer = 1;
+
+        JvmProcess rogue = new JvmProcess("rogue-transaction", RogueTransaction.class.getName(),
+                List.of(stand.bootstrapServers(), Stand.CUSTOMER_TOTALS, Integer.toString(customer), rogueSnapshot(customer),
+                        Integer.toString(timeoutMs)), Project.root().resolve("target/stand-logs"));
+        rogue.start();
+        rogue.awaitOutput("rogue: transaction open", Duration.ofMinutes(2));
+        Faults.requireSigkill("the rogue producer", e.figure("rogue_exit_status", rogue.kill()));
+        long killedAt = System.nanoTime();
+        Matcher at = ROGUE_AT.matcher(rogue.output());
+        if (!at.find()) {
+            throw new IllegalStateException("the rogue producer did not print where its record landed: " + rogue.output());
+        }
+        Rogue r = new Rogue(customer, Integer.parseInt(at.group(1)), Long.parseLong(at.group(2)));
+        e.figure("rogue_record_at", r.at());
+        PartitionLag pinned = partitionOf(probe.describe("ds-sink", Stand.CUSTOMER_TOTALS), r.partition());
+        e.figure("pinned_last_stable_offset", pinned.lastStable());
+        e.figure("pinned_log_end_offset", pinned.logEnd());
+        if (pinned.lastStable() > r.offset()) {
+            throw new FaultNotObservedException("the open transaction did not pin the LSO at its record " + r.at() + ": " + pinned);
+        }
+
+        long events = topics.totalEndOffset(Stand.ORDERS_EVENTS);
+        List<OrderSeeder.Order> seeded = s.pg().seed(3, 1, 151);   // orders of customer 1: Streams writes after the rogue record
+        Pipeline.awaitOrdersEvents(stand, events + seeded.size());
+        Totals target = s.pg().truth().get(customer);
+        await("ds-streams wrote customer " + customer + "'s snapshot of PG (" + target + ") behind the pinned LSO")
+                .atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(500))
+                .until(() -> target.equals(lastSnapshot(topics.recordsSince(Stand.CUSTOMER_TOTALS, "read_uncommitted", start), r)));
+        TopicPartition pinnedTp = new TopicPartition(Stand.CUSTOMER_TOTALS, r.partition());
+        long behindLso = topics.recordsSince(Stand.CUSTOMER_TOTALS, "read_uncommitted", start).stream()
+                .filter(x -> x.partition() == r.partition() && x.offset() > r.offset()).count();
+        long visibleElsewhere = topics.recordsSince(Stand.CUSTOMER_TOTALS, "read_committed", start).stream()
+                .filter(x -> x.partition() != pinnedTp.partition()).count();
+        SinkSummary whilePinned = s.sink(SinkMode.TOTALS, o -> o);
+        e.figure("records_behind_pinned_lso", behindLso);
+        if (behindLso == 0) {
+            e.unverified("ds-streams wrote no record behind the pinned LSO of partition " + r.partition()
+                    + ", so the pin held nothing back");
+        }
+        e.figure("sink_while_pinned", whilePinned.line());
+        e.check("sink_inserted_while_pinned", whilePinned.inserted()).isEqualTo(visibleElsewhere,
+                "while the LSO is pinned the sink receives nothing newer from that partition");
+
+        await("the coordinator aborts the hanging transaction").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    PartitionLag p = partitionOf(probe.describe("ds-sink", Stand.CUSTOMER_TOTALS), r.partition());
+                    return p.lastStable() == p.logEnd();
+                });
+        double pinnedSeconds = e.figure("lso_pinned_seconds_after_kill", Math.round((System.nanoTime() - killedAt) / 1e8) / 10.0);
+        List<ConsumerRecord<byte[], byte[]>> committedSince = topics.recordsSince(Stand.CUSTOMER_TOTALS, "read_committed", start);
+        boolean seenUncommitted = offsetsOf(topics.recordsSince(Stand.CUSTOMER_TOTALS, "read_uncommitted", start)).contains(r.at());
+        boolean seenCommitted = offsetsOf(committedSince).contains(r.at());
+        SinkSummary after = s.sink(SinkMode.TOTALS, o -> o);
+        long rogueRows = rogueRows(ch.rows("SELECT customer_id, orders, version FROM raw_totals"), r);
+
+        e.figure("sink_after_abort", after.line());
+        e.figure("streams_snapshots_since_start", (long) committedSince.size());
+        e.check("sink_inserted_after_abort", whilePinned.inserted() + after.inserted()).isEqualTo(committedSince.size(),
+                "after the abort the sink has caught up with every committed snapshot written since the rogue record");
+        e.negativeControl("read_uncommitted_sees_aborted", seenUncommitted ? 1 : 0, Anomaly.ABORTED_READ,
+                "a read_uncommitted consumer reads the killed producer's record, aborted by the coordinator");
+        abortedRead(e, "read_committed_sees_aborted", seenCommitted ? 1 : 0, "a read_committed consumer reads the aborted record");
+        abortedRead(e, "rogue_rows_in_raw_totals", rogueRows, "raw_totals rows of customer " + customer
+                + " from the aborted record (at " + r.at() + ", or with orders = " + ROGUE_ORDERS + ")");
+        Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL after the abort");
+        e.note("transaction.timeout.ms of the rogue producer: " + timeoutMs + " ms; the broker aborts timed-out "
+                + "transactions on its next check, so the LSO stayed pinned " + pinnedSeconds + " s after the kill, "
+                + "and read_committed consumers of that partition saw nothing newer meanwhile.");
+    }
+
+    /** @return the last snapshot of the rogue's customer among the records, the rogue record itself excluded; null if none */
+    private static Totals lastSnapshot(List<ConsumerRecord<byte[], byte[]>> records, Rogue rogue) {
+        Totals last = null;
+        for (ConsumerRecord<byte[], byte[]> x : records) {
+            if (x.partition() == rogue.partition() && x.offset() == rogue.offset()) {
+                continue;
+            }
+            JsonNode v = json(x.value());
+            if (v.path("customer_id").asInt() == rogue.customer()) {
+                last = new Totals(v.path("orders").asLong(), new BigDecimal(v.path("total").asText()));
+            }
+        }
+        return last;
+    }
+
+    private static void abortedRead(ClaimEvidence e, String name, long count, String what) {
+        e.check(name, count).isZero(what);
+        e.anomaly(Anomaly.ABORTED_READ, count);
+    }
+
+    private static String rogueSnapshot(int customer) {
+        return "{\"customer_id\":" + customer + ",\"orders\":" + ROGUE_ORDERS + ",\"total\":\"999999.99\"}";
+    }
+
+    /** @return raw_totals rows (customer_id, orders, version) of the rogue record: its customer at its offset, or its orders count */
+    private static long rogueRows(List<List<String>> raw, Rogue r) {
+        return raw.stream().filter(row -> Integer.parseInt(row.get(0)) == r.customer()
+                && (Long.parseLong(row.get(2)) == r.offset() || Long.parseLong(row.get(1)) == ROGUE_ORDERS)).count();
+    }
+
+    private static Set<String> offsetsOf(List<ConsumerRecord<byte[], byte[]>> records) {
+        return records.stream().map(x -> x.partition() + "@" + x.offset()).collect(Collectors.toSet());
+    }
+
+    private static PartitionLag partitionOf(List<PartitionLag> lags, int partition) {
+        return lags.stream().filter(l -> l.partition() == partition).findFirst()
+                .orElseThrow(() -> new IllegalStateException("ds-sink has no offsets for partition " + partition));
+    }
+
+    // ---------------------------------------------------------------- B3
+
+    @Test
+    @Claim(id = "B3", title = "Upstream redelivery does not double count", exercises = {"streams/TotalsTopology",
+            "streams/OrderEvent", "sink/Sink"})
+    void b3RedeliveryDoesNotDoubleCount(ClaimEvidence e, StandContext s) throws Exception {
+        Topics topics = s.topics();
+        ClickHouse ch = s.ch();
+        List<OrderSeeder.Order> seeded = s.pg().seed(20, 5, 161);
+        Set<Long> ids = seeded.stream().map(OrderSeeder.Order::orderId).collect(Collectors.toSet());
+        s.settle();
+
+        // (a) re-deliver the latest event of the 10 newest orders, byte for byte, as Debezium does after a Connect crash
+        TreeMap<Long, ConsumerRecord<byte[], byte[]>> latest = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : eventsOf(topics, ids)) {
+            if (!isDeletion(r.value())) {
+                latest.put(orderIdOf(r), r);
+            }
+        }
+        List<ConsumerRecord<byte[], byte[]>> redelivered = new ArrayList<>(latest.descendingMap().values()).subList(0, Math.min(10, latest.size()));
+        try (KafkaProducer<byte[], byte[]> producer = topics.producer(null)) {
+            for (ConsumerRecord<byte[], byte[]> r : redelivered) {
+                producer.send(new ProducerRecord<>(Stand.ORDERS_EVENTS, r.partition(), r.key(), r.value(), r.headers())).get();
+            }
+        }
+        // (b) UPDATE of an amount, UPDATE moving an order to another customer, DELETE
+        long[] changed = redelivered.stream().mapToLong(TransactionsIT::orderIdOf).toArray();
+        try (Connection c = s.stand().pg(); Statement st = c.createStatement()) {
+            st.executeUpdate("UPDATE orders SET amount = amount + 1.11 WHERE order_id = " + changed[0]);
+            st.executeUpdate("UPDATE orders SET customer_id = CASE WHEN customer_id = 5 THEN 1 ELSE customer_id + 1 END WHERE order_id = " + changed[1]);
+            st.executeUpdate("DELETE FROM orders WHERE order_id = " + changed[2]);
+        } catch (SQLException ex) {
+            throw new IllegalStateException(ex);
+        }
+        s.settle();
+        ch.truncate("raw_totals", "customer_totals");
+        SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
+
+        // what orders.events now holds for the seeded orders, and the naive twin that counts every event
+        List<ConsumerRecord<byte[], byte[]>> events = eventsOf(topics, ids);
+        Map<Long, Integer> identicalCopies = new HashMap<>();
+        Map<Long, Integer> naiveCount = new TreeMap<>();
+        for (ConsumerRecord<byte[], byte[]> r : events) {
+            for (ConsumerRecord<byte[], byte[]> d : redelivered) {
+                if (orderIdOf(r) == orderIdOf(d) && Arrays.equals(r.value(), d.value())) {
+                    identicalCopies.merge(orderIdOf(r), 1, Integer::sum);
+                }
+            }
+            if (!isDeletion(r.value())) {
+                naiveCount.merge(orderIdOf(r), 1, Integer::sum);
+            }
+        }
+        long redeliveredInTopic = identicalCopies.values().stream().filter(n -> n >= 2).count();
+        Map<Long, OrderSeeder.Order> pgOrders = new TreeMap<>(s.pg().orders());
+        pgOrders.keySet().retainAll(ids);
+        long naiveDuplicateKeys = pgOrders.keySet().stream().filter(id -> naiveCount.getOrDefault(id, 0) > 1).count();
+        long naiveDeletedCounted = naiveCount.keySet().stream().filter(id -> !pgOrders.containsKey(id)).count();
+        BigDecimal naiveSum = events.stream().filter(r -> !isDeletion(r.value()))
+                .map(r -> new BigDecimal(json(r.value()).get("amount").asText())).reduce(BigDecimal.ZERO, BigDecimal::add);
+        BigDecimal pgSum = pgOrders.values().stream().map(OrderSeeder.Order::amount).reduce(BigDecimal.ZERO, BigDecimal::add);
+
+        e.figure("orders_seeded", (long) seeded.size());
+        e.figure("sink_summary", run.line());
+        e.check("redelivered_events_in_topic", redeliveredInTopic).isEqualTo(redelivered.size(),
+                "orders whose re-delivered event sits in orders.events at least twice, byte for byte: the redelivery took effect");
+        e.figure("events_of_the_seeded_orders", (long) events.size());
+        e.negativeControl("naive_twin_duplicate_keys", naiveDuplicateKeys, Anomaly.DUPLICATE,
+                "PG orders (of this test) that a naive count of every order event counts more than once");
+        e.figure("naive_twin_deleted_orders_counted", naiveDeletedCounted);
+        e.figure("naive_twin_event_sum", naiveSum.setScale(2).toPlainString());
+        e.figure("pg_sum_of_the_seeded_orders", pgSum.setScale(2).toPlainString());
+        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL after redelivery, UPDATE x2 and DELETE");
+        e.table("Naive twin per order (orders of this test that it counts more than once, or counts though PG deleted them)",
+                List.of("order_id", "events counted", "PG"), naiveCount.entrySet().stream()
+                        .filter(x -> x.getValue() > 1 || !pgOrders.containsKey(x.getKey()))
+                        .map(x -> List.<Object>of(x.getKey(), x.getValue(), pgOrders.containsKey(x.getKey())
+                                ? "customer " + pgOrders.get(x.getKey()).customerId() + " " + pgOrders.get(x.getKey()).amount() : "deleted"))
+                        .toList());
+        e.note("The aggregation is a KTable keyed by order_id: a redelivered identical event replaces itself, an UPDATE "
+                + "subtracts the old version and adds the new one, a DELETE subtracts. The naive twin counts every event of "
+                + "the test's orders and is off by the redeliveries, the updates and the deleted order.");
+    }
+
+    /** @return the orders.events records (read_committed) whose key is one of these order ids */
+    private static List<ConsumerRecord<byte[], byte[]>> eventsOf(Topics topics, Set<Long> ids) {
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        topics.readAll(Stand.ORDERS_EVENTS, "read_committed", r -> {
+            Long id = keyId(r.key());
+            if (id != null && ids.contains(id)) {
+                records.add(r);
+            }
+        });
+        return records;
+    }
+
+    /** @return the order id an orders.events key names (JSON text of the id), or null for another key */
+    private static Long keyId(byte[] key) {
+        if (key == null) {
+            return null;
+        }
+        try {
+            return Long.parseLong(new String(key, StandardCharsets.UTF_8).strip());
+        } catch (NumberFormatException ex) {
+            return null;
+        }
+    }
+
+    private static long orderIdOf(ConsumerRecord<byte[], byte[]> r) {
+        return keyId(r.key());
+    }
+
+    /**
+     * Whether an orders.events value is a DELETE: a tombstone, the JSON literal {@code null}, or a
+     * row that Debezium's rewrite mode flags ({@code "__deleted":"true"} or {@code "__op":"d"}).
+     */
+    private static boolean isDeletion(byte[] value) {
+        if (value == null || "null".equals(new String(value, StandardCharsets.UTF_8).strip())) {
+            return true;
+        }
+        JsonNode v = json(value);
+        return "true".equals(v.path("__deleted").asText()) || "d".equals(v.path("__op").asText());
+    }
+
+    private static JsonNode json(byte[] value) {
+        try {
+            return JSON.readTree(value);
+        } catch (IOException ex) {
+            throw new IllegalStateException(new String(value, StandardCharsets.UTF_8), ex);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+}
