@@ -1,5 +1,6 @@
 package dev.seams.it;
 
+import dev.seams.cli.ExitStatus;
 import dev.seams.cli.SinkCommand;
 import dev.seams.dlq.DeadLetters;
 import dev.seams.report.Anomaly;
@@ -75,7 +76,9 @@ class DlqIT {
     private static final CustomerRange SEED_RANGE = new CustomerRange(1, 5);
     private static final String CASE_HEADER = "seams-case";
     private static final String TRACE_HEADER = "trace-id";
-    private static final String RAW_ROWS = "SELECT customer_id, orders, toString(total), version FROM raw_totals ORDER BY version";
+    /** raw_totals rows with the position of the record each came from (sink/TotalsMapper keeps it). */
+    private static final String RAW_ROWS = "SELECT customer_id, orders, toString(total), kafka_partition, kafka_offset FROM raw_totals "
+            + "ORDER BY kafka_partition, kafka_offset";
     private static final List<String> LETTER_COLUMNS = List.of("dlq offset", "origin topic", "origin partition",
             "origin offset", "dlq-reason");
 
@@ -186,20 +189,20 @@ class DlqIT {
         return letters.stream().filter(l -> originOf(l).equals(at(origin))).findFirst().orElse(null);
     }
 
-    /** @return raw_totals as {@code customer:orders/total@version}, in version order */
+    /** @return raw_totals as {@code customer:orders/total@partition@offset} (the record each row came from), in position order */
     private static List<String> rawRows(ClickHouse ch) {
         return ch.rows(RAW_ROWS).stream().map(r -> r.get(0) + ":" + new Totals(Long.parseLong(r.get(1)), new BigDecimal(r.get(2)))
-                + "@" + r.get(3)).toList();
+                + "@" + r.get(3) + "@" + r.get(4)).toList();
     }
 
-    /** @return the raw_totals row text a valid record must produce at that offset (version = offset) */
-    private static String rawRow(int customer, Totals totals, long offset) {
-        return customer + ":" + totals + "@" + offset;
+    /** @return the raw_totals row text a valid record must produce: its values and its position */
+    private static String rawRow(int customer, Totals totals, RecordMetadata record) {
+        return customer + ":" + totals + "@" + at(record);
     }
 
-    /** @return whether raw_totals holds any row of that version (the record at that offset was inserted) */
-    private static boolean insertedAt(List<String> raw, long offset) {
-        return raw.stream().anyMatch(r -> r.endsWith("@" + offset));
+    /** @return whether raw_totals holds any row of that record */
+    private static boolean insertedAt(List<String> raw, RecordMetadata record) {
+        return raw.stream().anyMatch(r -> r.endsWith("@" + at(record)));
     }
 
     private static String finalOf(Map<Integer, Totals> fin, int customer) {
@@ -230,7 +233,7 @@ class DlqIT {
             Totals goodTotals = s.pg().truth().get(CUSTOMER);
             RecordMetadata bad = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER), value, originalHeaders(name));
             RecordMetadata good = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER),
-                    Injection.snapshot(CUSTOMER, goodTotals), null);
+                    injection.snapshot(CUSTOMER, goodTotals), null);
             List<RecordMetadata> sent = List.of(bad, good);
 
             CliRun run = sinkCli(side.stand(), "--until-idle", "5s");
@@ -239,7 +242,7 @@ class DlqIT {
             List<ConsumerRecord<byte[], byte[]>> letters = injection.since(Stand.CUSTOMER_TOTALS_DLQ, side.dlqMark());
             ConsumerRecord<byte[], byte[]> letter = letterOf(letters, bad);
             List<String> raw = rawRows(side.ch());
-            String goodRow = rawRow(CUSTOMER, goodTotals, good.offset());
+            String goodRow = rawRow(CUSTOMER, goodTotals, good);
             SinkSummary summary = run.summary();
 
             e.figure("summary", summary.line());
@@ -266,11 +269,11 @@ class DlqIT {
             e.check("dlq_body_sha256", letter == null ? "-" : Injection.sha256(letter.value()))
                     .isEqualTo(Injection.sha256(value), "value, byte for byte (a tombstone stays null)");
             e.check("raw_totals_rows", raw.toString()).isEqualTo(List.of(goodRow).toString(),
-                    "raw_totals (customer:orders/total@version) holds the next good record at its offset and nothing of the bad one");
+                    "raw_totals (customer:orders/total@partition@offset) holds the next good record from its record and nothing of the bad one");
             e.check("final_customer_" + CUSTOMER, finalOf(side.ch().finalTotals(), CUSTOMER)).isEqualTo(goodTotals.toString(),
                     "customer_totals FINAL holds the good record the test injected after the bad one");
-            e.anomaly(Anomaly.LOST, (letter == null && !insertedAt(raw, bad.offset()) ? 1 : 0) + (raw.contains(goodRow) ? 0 : 1));
-            e.anomaly(Anomaly.WRONG_VALUE, insertedAt(raw, bad.offset()) ? 1 : 0);
+            e.anomaly(Anomaly.LOST, (letter == null && !insertedAt(raw, bad) ? 1 : 0) + (raw.contains(goodRow) ? 0 : 1));
+            e.anomaly(Anomaly.WRONG_VALUE, insertedAt(raw, bad) ? 1 : 0);
             e.table("Dead letters of this run", LETTER_COLUMNS, letters.stream().map(DlqIT::letterRow).toList());
             e.note("Both records are written by the test into customer.totals (the bad one, then a good snapshot of customer "
                     + CUSTOMER + "); ClickHouse is compared with what the test wrote, not with PostgreSQL.");
@@ -286,7 +289,7 @@ class DlqIT {
             Map<TopicPartition, Long> start = side.topics().endOffsets(Stand.CUSTOMER_TOTALS);
             Totals good = s.pg().truth().get(CUSTOMER);
             Totals falseZero = new Totals(0, BigDecimal.ZERO);
-            injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER), Injection.snapshot(CUSTOMER, good), null);
+            injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER), injection.snapshot(CUSTOMER, good), null);
             RecordMetadata bad = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER), utf8("{\"customer_id\":1}"),
                     originalHeaders("negative-control"));
 
@@ -339,7 +342,7 @@ class DlqIT {
             RecordMetadata bad = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER),
                     utf8("{\"customer_id\":1}"), originalHeaders("dlq-write-fails"));
             RecordMetadata good = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER),
-                    Injection.snapshot(CUSTOMER, goodTotals), null);
+                    injection.snapshot(CUSTOMER, goodTotals), null);
             TopicPartition tp = new TopicPartition(Stand.CUSTOMER_TOTALS, bad.partition());
 
             CliRun failing = sinkCli(side.stand(), "--for", "12s", "--dlq-topic", tiny);
@@ -357,10 +360,11 @@ class DlqIT {
             List<ConsumerRecord<byte[], byte[]>> letters = injection.since(Stand.CUSTOMER_TOTALS_DLQ, side.dlqMark());
             ConsumerRecord<byte[], byte[]> letter = letterOf(letters, bad);
             List<String> raw = rawRows(side.ch());
-            String goodRow = rawRow(CUSTOMER, goodTotals, good.offset());
+            String goodRow = rawRow(CUSTOMER, goodTotals, good);
 
             e.figure("failing_dlq_errors", failing.summary().dlqErrors());
-            e.check("failing_exit_status", failing.exitStatus()).isEqualTo(1, "exit status of a run that ended with its batch uncommitted");
+            e.check("failing_exit_status", failing.exitStatus()).isEqualTo(ExitStatus.PERMANENT_WRITE,
+                    "a dead-letter write the broker refuses for good (record too large) stops the run, its batch uncommitted (README, exit statuses)");
             e.check("failing_inserted", failing.summary().inserted()).isZero("nothing counted as inserted: nothing was committed");
             e.check("failing_uncommitted", failing.summary().uncommitted()).isPositive("records of the batch left uncommitted");
             e.figure("committed_offset_before", start.get(tp));
@@ -436,9 +440,10 @@ class DlqIT {
         }
     }
 
-    private static byte[] snapshotJson(int customer, String orders, String total, String extra) {
+    /** @return a snapshot's JSON with the customer's next version ({@link Injection#nextVersion}); null fields are left out */
+    private static byte[] snapshotJson(Injection injection, int customer, String orders, String total, String extra) {
         return utf8("{\"customer_id\":" + customer + (orders == null ? "" : ",\"orders\":" + orders)
-                + (total == null ? "" : ",\"total\":\"" + total + "\"") + extra + "}");
+                + (total == null ? "" : ",\"total\":\"" + total + "\"") + ",\"version\":" + injection.nextVersion(customer) + extra + "}");
     }
 
     @Test
@@ -450,25 +455,29 @@ class DlqIT {
         Totals one = truth.get(1);
         Totals two = truth.get(2);
         Totals zero = new Totals(0, BigDecimal.ZERO);
-        String missingOrders = "customer totals: field \"orders\" is missing";
-        List<Mixed> mix = List.of(
-                Mixed.valid("new field currency (customer 2)", 2, utf8("{\"customer_id\":2,\"orders\":" + two.orders()
-                        + ",\"total\":\"" + two.total().toPlainString() + "\",\"currency\":\"RUB\"}"), two),
-                Mixed.rejected("customer_id 6, outside --customers " + SEED_RANGE, 6, snapshotJson(6, "1", "1.00", ""),
-                        "customer_id 6 outside the configured range " + SEED_RANGE),
-                Mixed.rejected("customer_id missing", 1, utf8("{\"orders\":1,\"total\":\"1.00\"}"),
-                        "customer totals: field \"customer_id\" is missing"),
-                Mixed.rejected("customer_id explicit 0", 1, snapshotJson(0, "1", "1.00", ""),
-                        "customer_id 0 outside the configured range " + SEED_RANGE),
-                Mixed.rejected("orders missing", 1, snapshotJson(1, null, "1.00", ""), missingOrders),
-                new Mixed("orders explicit 0 with total 1.00", 1, snapshotJson(1, "0", "1.00", ""), null,
-                        "DLQ: a reason naming orders = 0 (not \"missing\")",
-                        r -> r.contains("orders") && r.contains("0") && !r.equals(missingOrders) && !r.contains("missing")),
-                Mixed.rejected("total missing", 1, snapshotJson(1, "1", null, ""), "customer totals: field \"total\" is missing"),
-                Mixed.valid("total explicit 0.00 (orders 1)", 1, snapshotJson(1, "1", "0.00", ""), new Totals(1, BigDecimal.ZERO)),
-                Mixed.valid("0 orders and 0.00 (customer 3: last order deleted or moved, B11)", 3, snapshotJson(3, "0", "0.00", ""), zero),
-                Mixed.valid("customer 1, last snapshot", 1, Injection.snapshot(1, one), one));
         try (Injection injection = Injection.open(side.stand())) {
+            String missingOrders = "customer totals: field \"orders\" is missing";
+            List<Mixed> mix = List.of(
+                    Mixed.valid("new field currency (customer 2)", 2, snapshotJson(injection, 2, Long.toString(two.orders()),
+                            two.total().toPlainString(), ",\"currency\":\"RUB\""), two),
+                    Mixed.rejected("customer_id 6, outside --customers " + SEED_RANGE, 6, snapshotJson(injection, 6, "1", "1.00", ""),
+                            "customer_id 6 outside the configured range " + SEED_RANGE),
+                    Mixed.rejected("customer_id missing", 1, utf8("{\"orders\":1,\"total\":\"1.00\"}"),
+                            "customer totals: field \"customer_id\" is missing"),
+                    Mixed.rejected("customer_id explicit 0", 0, snapshotJson(injection, 0, "1", "1.00", ""),
+                            "customer_id 0 outside the configured range " + SEED_RANGE),
+                    Mixed.rejected("orders missing", 1, snapshotJson(injection, 1, null, "1.00", ""), missingOrders),
+                    new Mixed("orders explicit 0 with total 1.00", 1, snapshotJson(injection, 1, "0", "1.00", ""), null,
+                            "DLQ: a reason naming orders = 0 (not \"missing\")",
+                            r -> r.contains("orders") && r.contains("0") && !r.equals(missingOrders) && !r.contains("missing")),
+                    Mixed.rejected("total missing", 1, snapshotJson(injection, 1, "1", null, ""), "customer totals: field \"total\" is missing"),
+                    Mixed.valid("total explicit 0.00 (orders 1)", 1, snapshotJson(injection, 1, "1", "0.00", ""), new Totals(1, BigDecimal.ZERO)),
+                    Mixed.valid("0 orders and 0.00 (customer 3: last order deleted or moved, B11)", 3, snapshotJson(injection, 3, "0", "0.00", ""), zero),
+                    Mixed.rejected("version missing", 1, utf8("{\"customer_id\":1,\"orders\":1,\"total\":\"1.00\"}"),
+                            "customer totals: field \"version\" is missing"),
+                    Mixed.rejected("key 2 for customer_id 1", 2, snapshotJson(injection, 1, "1", "1.00", ""),
+                            "record key \"2\" does not match customer_id 1"),
+                    Mixed.valid("customer 1, last snapshot", 1, injection.snapshot(1, one), one));
             Map<TopicPartition, Long> start = side.topics().endOffsets(Stand.CUSTOMER_TOTALS);
             Map<Mixed, RecordMetadata> sent = new LinkedHashMap<>();
             List<String> expectedRows = new ArrayList<>();
@@ -477,7 +486,7 @@ class DlqIT {
                 RecordMetadata md = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(m.key()), m.value(), null);
                 sent.put(m, md);
                 if (m.isValid()) {
-                    expectedRows.add(rawRow(m.key(), m.valid(), md.offset()));
+                    expectedRows.add(rawRow(m.key(), m.valid(), md));
                     lastValid.put(m.key(), m.valid());
                 }
             }
@@ -495,10 +504,10 @@ class DlqIT {
                 Mixed m = entry.getKey();
                 RecordMetadata md = entry.getValue();
                 ConsumerRecord<byte[], byte[]> letter = letterOf(letters, md);
-                boolean inserted = insertedAt(raw, md.offset());
+                boolean inserted = insertedAt(raw, md);
                 String fate = letter != null ? "DLQ: " + header(letter, DeadLetters.REASON) : inserted ? "inserted" : "missing";
                 boolean right = m.isValid()
-                        ? letter == null && raw.contains(rawRow(m.key(), m.valid(), md.offset()))
+                        ? letter == null && raw.contains(rawRow(m.key(), m.valid(), md))
                         : !inserted && letter != null && m.reasonOk().test(header(letter, DeadLetters.REASON));
                 wrongFate += right ? 0 : 1;
                 lost += letter == null && !inserted ? 1 : 0;
@@ -516,7 +525,7 @@ class DlqIT {
             e.check("dlq_errors", run.dlqErrors()).isZero("failed dead-letter writes");
             e.check("raw_totals_rows", raw.stream().sorted().toList().toString())
                     .isEqualTo(expectedRows.stream().sorted().toList().toString(),
-                            "raw_totals rows (customer:orders/total@version) = the valid records at their offsets");
+                            "raw_totals rows (customer:orders/total@partition@offset) = the valid records, each from its own record");
             e.check("records_with_wrong_fate", wrongFate).isZero("records not inserted/dead-lettered as expected, with the expected reason");
             lastValid.forEach((customer, totals) -> e.check("final_customer_" + customer, finalOf(fin, customer))
                     .isEqualTo(totals.toString(), "customer_totals FINAL holds the last valid record the test wrote for customer " + customer));

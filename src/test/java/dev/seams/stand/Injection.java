@@ -61,6 +61,7 @@ public final class Injection implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final Map<TopicPartition, Long> totalsEnd = new HashMap<>();
     private final Set<TopicPartition> touched = new HashSet<>();
+    private Map<Integer, Long> versions;
 
     private Injection(Stand stand) {
         this.stand = stand;
@@ -145,12 +146,26 @@ public final class Injection implements AutoCloseable {
     }
 
     /**
-     * The snapshot ds-streams would write for these totals, e.g.
-     * {@code {"customer_id":1,"orders":12,"total":"501.33"}}.
+     * The next snapshot ds-streams would write for these totals, e.g.
+     * {@code {"customer_id":1,"orders":12,"total":"501.33","version":41}}, with {@link #nextVersion}.
      */
-    public static byte[] snapshot(int customerId, Totals totals) {
+    public byte[] snapshot(int customerId, Totals totals) {
         return ("{\"customer_id\":" + customerId + ",\"orders\":" + totals.orders() + ",\"total\":\""
-                + totals.total().toPlainString() + "\"}").getBytes(StandardCharsets.UTF_8);
+                + totals.total().toPlainString() + "\",\"version\":" + nextVersion(customerId) + "}").getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * @param customerId a customer
+     * @return the version the customer's next snapshot takes: one above the highest ds-streams wrote
+     *     for it when this injection first asked, then one above the last this injection handed out
+     *     (ds-streams' versions are per-customer sequences, B10)
+     */
+    public synchronized long nextVersion(int customerId) {
+        if (versions == null) {
+            versions = new HashMap<>();
+            topics.latestSnapshots().forEach((id, t) -> versions.put(id, t.version()));
+        }
+        return versions.merge(customerId, 1L, Long::sum);
     }
 
     /**

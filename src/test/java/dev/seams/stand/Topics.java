@@ -172,7 +172,7 @@ public final class Topics {
      *     meaning "latest" when the topic gains partitions or is re-created (B10)
      * @throws IllegalStateException at a record that is not a totals snapshot
      */
-    public Map<Integer, Totals> latestTotals() {
+    public Map<Integer, CustomerTotals> latestSnapshots() {
         Map<Integer, CustomerTotals> latest = new TreeMap<>();
         readAll(Stand.CUSTOMER_TOTALS, "read_committed", record -> {
             CustomerTotals t;
@@ -183,8 +183,13 @@ public final class Topics {
             }
             latest.merge(t.customerId(), t, (a, b) -> b.version() > a.version() ? b : a);
         });
+        return latest;
+    }
+
+    /** @return {@link #latestSnapshots()} as (orders, total) per customer: what ds-streams currently says each customer's totals are */
+    public Map<Integer, Totals> latestTotals() {
         Map<Integer, Totals> totals = new TreeMap<>();
-        latest.forEach((id, t) -> totals.put(id, new Totals(t.orders(), t.total())));
+        latestSnapshots().forEach((id, t) -> totals.put(id, new Totals(t.orders(), t.total())));
         return totals;
     }
 
