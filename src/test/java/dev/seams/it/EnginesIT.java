@@ -127,7 +127,7 @@ class EnginesIT {
         long chunk = (n + G5_INSERTS - 1) / G5_INSERTS;
         for (int i = 0; i < G5_INSERTS; i++) {
             for (String table : List.of(raw, replacing)) {
-                ch.rows("INSERT INTO " + table + " SELECT customer_id, orders, total, version FROM raw_totals "
+                ch.rows("INSERT INTO " + table + " " + COLUMNS + " SELECT customer_id, orders, total, version FROM raw_totals "
                         + "ORDER BY version, customer_id LIMIT " + (i * chunk) + ", " + chunk, settings);
             }
         }

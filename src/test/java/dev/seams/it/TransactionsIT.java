@@ -65,6 +65,8 @@ class TransactionsIT {
     private static final Pattern ROGUE_AT = Pattern.compile("record at (\\d+)@(\\d+)");
     /** The orders count of every rogue snapshot: no real customer has it, so its row is recognisable. */
     private static final long ROGUE_ORDERS = 999_999;
+    /** raw_totals rows with the record each came from (sink/TotalsMapper keeps kafka_partition, kafka_offset). */
+    private static final String RAW_ROWS = "SELECT customer_id, orders, kafka_partition, kafka_offset FROM raw_totals";
 
     // ---------------------------------------------------------------- G15
 
@@ -158,7 +160,7 @@ class TransactionsIT {
         List<ConsumerRecord<byte[], byte[]>> committedSince = topics.recordsSince(Stand.CUSTOMER_TOTALS, "read_committed", start);
         Set<String> committed = offsetsOf(committedSince);
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o);
-        List<List<String>> raw = ch.rows("SELECT customer_id, orders, version FROM raw_totals");
+        List<List<String>> raw = ch.rows(RAW_ROWS);
         Map<Integer, Totals> finalAfter = ch.finalTotals();
 
         List<List<Object>> perKey = new ArrayList<>();
@@ -264,7 +266,7 @@ class TransactionsIT {
         boolean seenUncommitted = offsetsOf(topics.recordsSince(Stand.CUSTOMER_TOTALS, "read_uncommitted", start)).contains(r.at());
         boolean seenCommitted = offsetsOf(committedSince).contains(r.at());
         SinkSummary after = s.sink(SinkMode.TOTALS, o -> o);
-        long rogueRows = rogueRows(ch.rows("SELECT customer_id, orders, version FROM raw_totals"), r);
+        long rogueRows = rogueRows(ch.rows(RAW_ROWS), r);
 
         e.figure("sink_after_abort", after.line());
         e.figure("streams_snapshots_since_start", (long) committedSince.size());
@@ -302,13 +304,16 @@ class TransactionsIT {
     }
 
     private static String rogueSnapshot(int customer) {
-        return "{\"customer_id\":" + customer + ",\"orders\":" + ROGUE_ORDERS + ",\"total\":\"999999.99\"}";
+        return "{\"customer_id\":" + customer + ",\"orders\":" + ROGUE_ORDERS + ",\"total\":\"999999.99\",\"version\":" + ROGUE_ORDERS + "}";
     }
 
-    /** @return raw_totals rows (customer_id, orders, version) of the rogue record: its customer at its offset, or its orders count */
+    /**
+     * @param raw rows of {@link #RAW_ROWS}: (customer_id, orders, kafka_partition, kafka_offset)
+     * @return those of the rogue record: from its position, or with its customer and orders count
+     */
     private static long rogueRows(List<List<String>> raw, Rogue r) {
-        return raw.stream().filter(row -> Integer.parseInt(row.get(0)) == r.customer()
-                && (Long.parseLong(row.get(2)) == r.offset() || Long.parseLong(row.get(1)) == ROGUE_ORDERS)).count();
+        return raw.stream().filter(row -> (Integer.parseInt(row.get(2)) == r.partition() && Long.parseLong(row.get(3)) == r.offset())
+                || (Integer.parseInt(row.get(0)) == r.customer() && Long.parseLong(row.get(1)) == ROGUE_ORDERS)).count();
     }
 
     private static Set<String> offsetsOf(List<ConsumerRecord<byte[], byte[]>> records) {
