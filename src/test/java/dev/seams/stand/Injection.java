@@ -61,7 +61,7 @@ public final class Injection implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final Map<TopicPartition, Long> totalsEnd = new HashMap<>();
     private final Set<TopicPartition> touched = new HashSet<>();
-    private Map<Integer, Long> versions;
+    private final Map<Integer, Long> versions = new HashMap<>();
 
     private Injection(Stand stand) {
         this.stand = stand;
@@ -72,6 +72,7 @@ public final class Injection implements AutoCloseable {
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         this.producer = new KafkaProducer<>(props);
+        topics.latestSnapshots().forEach((id, t) -> versions.put(id, t.version()));
     }
 
     /**
@@ -157,14 +158,10 @@ public final class Injection implements AutoCloseable {
     /**
      * @param customerId a customer
      * @return the version the customer's next snapshot takes: one above the highest ds-streams wrote
-     *     for it when this injection first asked, then one above the last this injection handed out
+     *     for it when this injection opened, then one above the last this injection handed out
      *     (ds-streams' versions are per-customer sequences, B10)
      */
     public synchronized long nextVersion(int customerId) {
-        if (versions == null) {
-            versions = new HashMap<>();
-            topics.latestSnapshots().forEach((id, t) -> versions.put(id, t.version()));
-        }
         return versions.merge(customerId, 1L, Long::sum);
     }
 
