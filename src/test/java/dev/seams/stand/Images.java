@@ -46,7 +46,7 @@ public final class Images {
     }
 
     /**
-     * @param service one of postgres, kafka, connect, clickhouse
+     * @param service one of postgres, kafka, connect, clickhouse, jre (the JRE of the project's own processes)
      * @return the profile's image, declared a compatible substitute of the official one
      */
     public DockerImageName image(String service) {

@@ -1,0 +1,117 @@
+package dev.seams.stand;
+
+import static org.awaitility.Awaitility.await;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.command.InspectContainerResponse;
+import com.github.dockerjava.api.exception.NotFoundException;
+import com.github.dockerjava.api.model.ContainerNetwork;
+import java.time.Duration;
+import java.util.Optional;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.Network;
+
+/**
+ * Docker's own operations on one container, by id, as the faults of claim B5 need them, each with what
+ * proves it took effect: SIGKILL → exit code 137; stop → the exit code; pause → Docker reports it
+ * paused; network disconnect → the network is gone from the container's network settings. Through
+ * Testcontainers' {@link DockerClientFactory} (docker-java), never a shell.
+ */
+public final class ContainerControl {
+
+    private final DockerClient docker = DockerClientFactory.instance().client();
+    private final String id;
+
+    /** @param containerId the container's id */
+    public ContainerControl(String containerId) {
+        this.id = containerId;
+    }
+
+    /**
+     * Sends SIGKILL to the container's PID 1 (a paused container is thawed first, as Docker refuses to
+     * kill it) and waits (up to 1 min) until it stopped.
+     *
+     * @return the exit code: 137 (128 + SIGKILL) proves the kill ({@link Faults#requireSigkill})
+     */
+    public int kill() {
+        unpause();
+        docker.killContainerCmd(id).withSignal("KILL").exec();
+        await("container " + id + " stopped after SIGKILL").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
+                .until(() -> !isRunning());
+        return exitCode();
+    }
+
+    /**
+     * {@code docker stop}: SIGTERM, SIGKILL after the timeout; returns when the container stopped.
+     *
+     * @param timeout how long PID 1 may take to exit after SIGTERM, whole seconds
+     * @return the exit code: 143 (128 + SIGTERM) for a JVM that ran its shutdown hooks, 137 if killed
+     */
+    public int stop(Duration timeout) {
+        unpause();
+        docker.stopContainerCmd(id).withTimeout((int) timeout.toSeconds()).exec();
+        return exitCode();
+    }
+
+    /** Freezes every process of the container ({@code docker pause}); proof: {@link #isPaused()}. */
+    public void pause() {
+        docker.pauseContainerCmd(id).exec();
+    }
+
+    /** Thaws the container if it is paused. */
+    public void unpause() {
+        if (isPaused()) {
+            docker.unpauseContainerCmd(id).exec();
+        }
+    }
+
+    /**
+     * Cuts the container off a network ({@code docker network disconnect}): its interface on it goes,
+     * open connections hang (nothing is sent to either end). Proof: {@link #address(Network)} is empty.
+     */
+    public void disconnect(Network network) {
+        docker.disconnectFromNetworkCmd().withNetworkId(network.getId()).withContainerId(id).exec();
+    }
+
+    /** Attaches the container to a network again under its alias ({@code docker network connect}). */
+    public void connect(Network network, String alias) {
+        docker.connectToNetworkCmd().withNetworkId(network.getId()).withContainerId(id)
+                .withContainerNetwork(new ContainerNetwork().withAliases(alias)).exec();
+    }
+
+    /**
+     * @return the container's IP address on the network as Docker reports it; empty when it is not
+     *     attached (or the container is gone). A reconnected container may get another address.
+     */
+    public Optional<String> address(Network network) {
+        InspectContainerResponse info = inspect();
+        return info == null ? Optional.empty() : info.getNetworkSettings().getNetworks().values().stream()
+                .filter(n -> network.getId().equals(n.getNetworkID())).map(ContainerNetwork::getIpAddress).findFirst();
+    }
+
+    /** @return whether the container runs (a paused one too) */
+    public boolean isRunning() {
+        InspectContainerResponse info = inspect();
+        return info != null && Boolean.TRUE.equals(info.getState().getRunning());
+    }
+
+    /** @return whether Docker reports the container paused */
+    public boolean isPaused() {
+        InspectContainerResponse info = inspect();
+        return info != null && Boolean.TRUE.equals(info.getState().getPaused());
+    }
+
+    /** @return the exit code of the stopped container (0 while it runs), or -1 if it is gone */
+    public int exitCode() {
+        InspectContainerResponse info = inspect();
+        return info == null ? -1 : info.getState().getExitCodeLong().intValue();
+    }
+
+    private InspectContainerResponse inspect() {
+        try {
+            return docker.inspectContainerCmd(id).exec();
+        } catch (NotFoundException e) {
+            return null;
+        }
+    }
+}
