@@ -40,7 +40,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * The whole pipeline, started once per test JVM (DESIGN.md "The stand"):
  * PostgreSQL ({@code wal_level=logical}) → Debezium (Kafka Connect, pgoutput) → Kafka (KRaft) →
- * Kafka Streams {@code ds-streams} (own JVM, {@link StreamsProcess}) → and ClickHouse for the sink,
+ * Kafka Streams {@code ds-streams} (a JRE container, {@link StreamsProcess}) → and ClickHouse for the sink,
  * on one Testcontainers {@link Network}. Tests run the sink themselves.
  *
  * <p>Schema and connector come from {@code containers/postgres/*.sql},
@@ -62,9 +62,11 @@ public final class Stand {
     public static final int PARTITIONS = 3;
     /** Connector name in Kafka Connect. */
     public static final String CONNECTOR = "orders-connector";
+    /** The broker's listener for the containers on the stand's network (Connect, ds-streams, sinks). */
+    public static final String KAFKA_ON_NETWORK = "kafka:19092";
 
     private static final Logger LOG = LoggerFactory.getLogger(Stand.class);
-    private static final String LABEL = "dev.seams.stand";
+    private static final String LABEL = JvmContainer.LABEL;
     private static Stand instance;
     private static RuntimeException failure;
 
@@ -92,7 +94,7 @@ public final class Stand {
                 .withStartupTimeout(Duration.ofMinutes(3));
         this.kafka = new KafkaContainer(images.image("kafka"))
                 .withNetwork(network).withNetworkAliases("kafka")
-                .withListener("kafka:19092")
+                .withListener(KAFKA_ON_NETWORK)
                 .withLabel(LABEL, "true")
                 .withStartupTimeout(Duration.ofMinutes(3));
         this.clickhouse = new ClickHouseContainer(images.image("clickhouse"))
@@ -105,7 +107,7 @@ public final class Stand {
                 .withStartupTimeout(Duration.ofMinutes(3));
         this.connect = new DebeziumContainer(images.image("connect"))
                 .withNetwork(network).withNetworkAliases("connect")
-                .withKafka(network, "kafka:19092")
+                .withKafka(network, KAFKA_ON_NETWORK)
                 .withLabel(LABEL, "true")
                 // a fixed host port for the REST API: a Connect container killed and started again by a
                 // fault test (ConnectWorker) keeps it, so the module's REST helpers stay valid
@@ -157,7 +159,7 @@ public final class Stand {
         ClickHouse.of(this).runScript(Project.root().resolve("containers/clickhouse"));
         registerConnector();
         deleteRecursively(Project.root().resolve("target/streams-state"));
-        streams = new StreamsProcess(kafka.getBootstrapServers(), Project.root().resolve("target/streams-state"), logDir);
+        streams = new StreamsProcess(images.image("jre"), network, Project.root().resolve("target/streams-state"), logDir);
         streams.start();
         startSeconds = (System.nanoTime() - t0) / 1e9;
         LOG.info("stand up in {} s", String.format("%.1f", startSeconds));
@@ -374,6 +376,11 @@ public final class Stand {
     /** @return the Streams process */
     public StreamsProcess streams() {
         return streams;
+    }
+
+    /** @return the stand's network, for more project processes in containers (e.g. a sink as a B5 fault target) */
+    public Network network() {
+        return network;
     }
 
     /** @return the Kafka Connect container */
