@@ -30,8 +30,11 @@ public final class DeclaredVersions {
     /** The system property that carries the run's Kafka client/Streams version. */
     public static final String KAFKA_VERSION_PROPERTY = "seams.kafka.version";
 
-    /** Service of images.properties → the components its image contains; the first is named by its tag. */
-    private static final Map<String, List<String>> CONTAINS = Map.of(
+    /**
+     * Service of {@link Images#SERVICES} → the components its image contains; the first is the one
+     * the official image is named after, which its version tag names.
+     */
+    public static final Map<String, List<String>> CONTAINS = Map.of(
             "postgres", List.of("postgresql"),
             "kafka", List.of("kafka"),
             "connect", List.of("debezium", "kafka_connect"),

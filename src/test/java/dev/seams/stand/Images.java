@@ -13,10 +13,13 @@ import org.testcontainers.utility.DockerImageName;
 
 /**
  * The image set of one profile, from {@code containers/images.properties} (claim B7).
- * The profile is {@code -Dseams.profile=current|candidate|offline|offline-candidate}; nothing else in the tests
- * knows which profile runs.
+ * The profile is {@code -Dseams.profile=current|candidate|offline|offline-candidate}; nothing else
+ * in the tests knows which profile runs.
  */
 public final class Images {
+
+    /** The services of a profile, in the order of {@code containers/images.properties}. */
+    public static final List<String> SERVICES = List.of("postgres", "kafka", "connect", "clickhouse");
 
     private final String profile;
     private final Properties properties;
@@ -46,9 +49,6 @@ public final class Images {
     public String profile() {
         return profile;
     }
-
-    /** The services of a profile, in the order of {@code containers/images.properties}. */
-    public static final List<String> SERVICES = List.of("postgres", "kafka", "connect", "clickhouse");
 
     /**
      * @return service → the profile's image reference for it, e.g. {@code kafka → stand/kafka:4.1.1-offline}

@@ -15,7 +15,12 @@ import java.util.Map;
  */
 public final class VersionGate {
 
-    /** Image service → the component its tag names (the services of {@code containers/images.properties}). */
+    /**
+     * Image service → the component its tag names, in {@link Images#SERVICES} order.
+     *
+     * @deprecated the B7 test enumerates services with it; use {@link Images#references()} instead
+     */
+    @Deprecated
     public static final Map<String, String> LIVE_KEY = orderedLiveKeys();
     /** Verdict: declared and live name the same release. */
     public static final String MATCHES = "matches";
@@ -56,10 +61,7 @@ public final class VersionGate {
 
     private static Map<String, String> orderedLiveKeys() {
         Map<String, String> keys = new LinkedHashMap<>();
-        keys.put("postgres", "postgresql");
-        keys.put("kafka", "kafka");
-        keys.put("connect", "debezium");
-        keys.put("clickhouse", "clickhouse");
+        Images.SERVICES.forEach(service -> keys.put(service, DeclaredVersions.CONTAINS.get(service).get(0)));
         return java.util.Collections.unmodifiableMap(keys);
     }
 
