@@ -39,7 +39,6 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#profiles[@]} -gt 0 ] || IFS=, read -ra profiles <<<"${SEAMS_PROFILES:-offline}"
-for p in "${profiles[@]}"; do [ -f "$here/profiles/$p.properties" ] || die "no profiles/$p.properties"; done
 mkdir -p "$cache"
 
 locked() { if [ -n "$lock" ]; then flock "$lock" "$@"; else "$@"; fi; }
@@ -130,7 +129,7 @@ build_base() {
   local changes=(--change "LABEL seams.inputs=$BASE_HASH seams.debian.suite=$suite")
   local pkg version
   for pkg in $(grep -v '^#' "$here/base/$suite.txt"); do
-    version=$(dpkg-query --admindir="$rootfs/var/lib/dpkg" -W -f '${Version}' "$pkg")
+    version=$(dpkg-query --admindir="$rootfs/var/lib/dpkg" -W -f '${Version}' "$pkg" 2>/dev/null || true)
     [ -n "$version" ] || die "$pkg is not installed in $rootfs"
     changes+=(--change "LABEL seams.debian.$pkg=$version")
   done
@@ -169,11 +168,18 @@ tag_clickhouse() { echo "${V[clickhouse]}-offline"; }
 tag_kafka() { echo "${V[kafka]}-offline"; }
 tag_connect() { echo "${V[debezium]}-kafka-${V[kafka_connect]}-offline"; }
 
+# the profile's versions that go into service SVC's image
+recipe() {
+  case $2 in
+    kafka) echo "kafka=$(need "$1" kafka.version)" ;;
+    connect) echo "kafka=$(need "$1" kafka.version) debezium=$(need "$1" debezium.version)" ;;
+  esac
+}
+
 # builds stand/SVC of PROFILE unless an image of the same inputs exists; sets IMAGE to repo:tag
 build_service() {
   local profile=$1 svc=$2 repo=stand/$2
-  local hash; hash=$(EXTRA="$BASE_HASH $(conf "$profile" kafka.version) $(conf "$profile" debezium.version)" \
-    inputs_hash "$svc" prepare.sh)
+  local hash; hash=$(EXTRA="$BASE_HASH $(recipe "$profile" "$svc")" inputs_hash "$svc" prepare.sh)
   IMAGE=$(built_image "$repo" "$hash")
   if [ -n "$IMAGE" ]; then log "$IMAGE up to date ($hash)"; return; fi
   local ctx="$cache/build/$svc-$hash"
@@ -228,6 +234,10 @@ summary() {
   done >&2
 }
 
+for profile in "${profiles[@]}"; do
+  [ -f "$here/profiles/$profile.properties" ] || die "no profiles/$profile.properties"
+  for key in suite kafka.version debezium.version; do need "$profile" "$key" >/dev/null; done
+done
 ensure_packages
 ensure_engine
 for profile in "${profiles[@]}"; do build_profile "$profile"; done
