@@ -17,8 +17,9 @@
 # Usage: prepare.sh [--profile NAME]...   profiles to build; default $SEAMS_PROFILES (comma
 #        separated) or "offline", the one CI needs; offline-candidate is built only on request.
 # Env: SEAMS_OFFLINE_CACHE (default /var/cache/seams), SEAMS_DEBIAN_MIRROR, JAVA_HOME for Maven,
-#      SEAMS_BUILD_LOCK: a file to flock(1) around each debootstrap, import and build (the lock
-#      a running test stand holds; unset = no locking, as in CI where nothing else runs).
+#      SEAMS_BUILD_LOCK: a file to flock(1) from the first debootstrap, import or build to the end
+#      of the run (the lock a running test stand holds; unset = no locking, as in CI where nothing
+#      else runs).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cache=${SEAMS_OFFLINE_CACHE:-/var/cache/seams}
@@ -41,7 +42,16 @@ done
 [ ${#profiles[@]} -gt 0 ] || IFS=, read -ra profiles <<<"${SEAMS_PROFILES:-offline}"
 mkdir -p "$cache"
 
-locked() { if [ -n "$lock" ]; then flock "$lock" "$@"; else "$@"; fi; }
+# With SEAMS_BUILD_LOCK: the first debootstrap, import or build waits for the lock, then the run
+# holds it to its end (one wait, not one per image, and no test stand starts between two builds).
+take_lock() {
+  [ -n "$lock" ] && [ -z "${LOCK_HELD:-}" ] || return 0
+  log "waiting for $lock"
+  exec 9>"$lock"
+  flock 9
+  LOCK_HELD=1
+  log "holding $lock"
+}
 
 ensure_packages() {
   local missing=()
@@ -123,7 +133,8 @@ build_base() {
   local rootfs="$cache/rootfs-$suite-$BASE_HASH"
   if [ ! -f "$rootfs/.complete" ]; then
     log "debootstrap $suite (a minute or two)"
-    locked "$here/base/rootfs.sh" "$suite" "$rootfs" "$mirror" "$cache/debootstrap-$suite.log"
+    take_lock
+    "$here/base/rootfs.sh" "$suite" "$rootfs" "$mirror" "$cache/debootstrap-$suite.log"
   fi
   # one label per listed package with the version dpkg installed: what the service images declare
   local changes=(--change "LABEL seams.inputs=$BASE_HASH seams.debian.suite=$suite")
@@ -134,7 +145,8 @@ build_base() {
     changes+=(--change "LABEL seams.debian.$pkg=$version")
   done
   log "importing $BASE"
-  tar -C "$rootfs" --exclude=./.complete -c . | locked docker import "${changes[@]}" \
+  take_lock
+  tar -C "$rootfs" --exclude=./.complete -c . | docker import "${changes[@]}" \
     --change 'ENV LANG=C.UTF-8' --change 'CMD ["/bin/bash"]' - "$BASE" >/dev/null
   find "$cache" -maxdepth 1 -name "rootfs-$suite-*" ! -name "rootfs-$suite-$BASE_HASH" -exec rm -rf {} +
 }
@@ -194,7 +206,8 @@ build_service() {
   done < <("versions_$svc" "$ctx")
   IMAGE=$repo:$("tag_$svc")
   log "building $IMAGE (${labels[*]})"
-  locked docker build -q --build-arg "BASE=$BASE" "${labels[@]}" -t "$IMAGE" "$ctx" >/dev/null 2>"$ctx.log" \
+  take_lock
+  docker build -q --build-arg "BASE=$BASE" "${labels[@]}" -t "$IMAGE" "$ctx" >/dev/null 2>"$ctx.log" \
     || { cat "$ctx.log" >&2; die "docker build of $IMAGE failed"; }
   rm -rf "$ctx" "$ctx.log"
 }
