@@ -6,15 +6,21 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import org.testcontainers.utility.DockerImageName;
 
 /**
  * The image set of one profile, from {@code containers/images.properties} (claim B7).
- * The profile is {@code -Dseams.profile=current|candidate|offline}; nothing else in the tests
- * knows which profile runs.
+ * The profile is {@code -Dseams.profile=current|candidate|offline|offline-candidate}; nothing else
+ * in the tests knows which profile runs.
  */
 public final class Images {
+
+    /** The services of a profile, in the order of {@code containers/images.properties}. */
+    public static final List<String> SERVICES = List.of("postgres", "kafka", "connect", "clickhouse");
 
     private final String profile;
     private final Properties properties;
@@ -43,6 +49,16 @@ public final class Images {
     /** @return the profile's name */
     public String profile() {
         return profile;
+    }
+
+    /**
+     * @return service → the profile's image reference for it, e.g. {@code kafka → stand/kafka:4.1.1-offline}
+     *     (what {@link DeclaredVersions#of(Map)} inspects for claim B7)
+     */
+    public Map<String, String> references() {
+        Map<String, String> references = new LinkedHashMap<>();
+        SERVICES.forEach(service -> references.put(service, image(service).asCanonicalNameString()));
+        return references;
     }
 
     /**

@@ -209,9 +209,19 @@ public final class Stand {
         } catch (IOException | InterruptedException e) {
             live.put("kafka_connect", "unknown: " + e);
         }
-        live.put("kafka_streams", org.apache.kafka.common.utils.AppInfoParser.getVersion());
+        live.put("kafka_streams", ServerVersions.kafkaStreamsLibrary());
         live.put("clickhouse", ClickHouse.of(this).version());
         return live;
+    }
+
+    /** @return claim B7: each component's declared version (image labels, version tags, -Dkafka.version) against its live one */
+    public List<VersionGate.Check> versionChecks() {
+        return VersionGate.checks(DeclaredVersions.of(images.references()), versions);
+    }
+
+    /** @return version-dependent behaviour of this stand's servers (one place that knows the versions) */
+    public ServerTraits traits() {
+        return ServerTraits.of(versions);
     }
 
     /** @return the live versions read when the stand started ({@link #liveVersions()}), component → version */

@@ -6,37 +6,53 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The version gate's check (claim B7): does each server of the stand report the version its image
- * tag promises? A profile pins images by tag ({@code containers/images.properties}); the live
- * version is what the running server says ({@link Stand#versions()}). An image whose tag is not a
- * version (the offline substitutes, {@code stand/postgres:offline}) has nothing to compare with.
+ * The version gate's check (claim B7): for every component of the stand (PostgreSQL, the Kafka
+ * broker, Kafka Connect, the Debezium connector, ClickHouse, the Kafka Streams library), does the
+ * version the profile DECLARES ({@link DeclaredVersions}: image labels, version tags,
+ * {@code -Dkafka.version}) name the same release as the LIVE version the running server reports
+ * ({@code Stand.versions()})? The formats are reconciled by {@link ServerVersions}. Any verdict but
+ * {@link #MATCHES} fails B7, on every profile.
  */
 public final class VersionGate {
 
-    /** Image service → the key of its live version in {@link Stand#versions()}. */
+    /**
+     * Image service → the component its tag names, in {@link Images#SERVICES} order.
+     *
+     * @deprecated the B7 test enumerates services with it; use {@link Images#references()} instead
+     */
+    @Deprecated
     public static final Map<String, String> LIVE_KEY = orderedLiveKeys();
-    /** Verdict: the live version is the tag's. */
-    public static final String MATCHES = "matches the tag";
-    /** Verdict: the server runs another version than its tag says. */
-    public static final String DIFFERS = "DIFFERS from the tag";
-    /** Verdict: no version in the tag (a substitute image). */
-    public static final String NO_TAG = "no version tag (substitute image)";
-    /** Verdict: the live version could not be read. */
-    public static final String UNREAD = "live version not read";
+    /** Verdict: declared and live name the same release. */
+    public static final String MATCHES = "matches";
+    /** Verdict: the server runs another release than declared (B7 FAIL). */
+    public static final String DIFFERS = "DIFFERS from the declared version";
+    /** Verdict: nothing declares this component's version (B7 FAIL: every image must declare it). */
+    public static final String UNDECLARED = "NOT DECLARED";
+    /** Verdict: the live version could not be read (B7 FAIL). */
+    public static final String UNREAD = "live version NOT READ";
+    /** Column names of {@link Check#cells()}, for the report's table. */
+    public static final List<String> COLUMNS = List.of("component", "image", "declared (source)", "live", "check");
 
     /**
-     * One service's check.
+     * One component's check.
      *
-     * @param service postgres, kafka, connect or clickhouse
-     * @param image   the image the profile runs
-     * @param live    the live version ({@link #LIVE_KEY}), {@code unknown...} if not read
-     * @param verdict {@link #MATCHES}, {@link #DIFFERS}, {@link #NO_TAG} or {@link #UNREAD}
+     * @param component one of {@link ServerVersions#COMPONENTS}
+     * @param image     the image that declares it ({@code -} for the Streams library)
+     * @param declared  the declared version, {@code null} if none
+     * @param source    where the declared version was read ({@link DeclaredVersions.Declared#source()})
+     * @param live      the live version as the server reported it, {@code unknown: ...} if not read
+     * @param verdict   {@link #MATCHES}, {@link #DIFFERS}, {@link #UNDECLARED} or {@link #UNREAD}
      */
-    public record Check(String service, String image, String live, String verdict) {
+    public record Check(String component, String image, String declared, String source, String live, String verdict) {
 
-        /** @return the check as a report row: service, image, live version, verdict */
+        /** @return whether B7 accepts this component: the verdict is {@link #MATCHES} */
+        public boolean passes() {
+            return MATCHES.equals(verdict);
+        }
+
+        /** @return the check as a report row, in {@link #COLUMNS} order */
         public List<Object> cells() {
-            return List.of(service, image, live, verdict);
+            return List.of(component, image, (declared == null ? "-" : declared) + " (" + source + ")", live, verdict);
         }
     }
 
@@ -45,62 +61,40 @@ public final class VersionGate {
 
     private static Map<String, String> orderedLiveKeys() {
         Map<String, String> keys = new LinkedHashMap<>();
-        keys.put("postgres", "postgresql");
-        keys.put("kafka", "kafka");
-        keys.put("connect", "debezium");
-        keys.put("clickhouse", "clickhouse");
+        Images.SERVICES.forEach(service -> keys.put(service, DeclaredVersions.CONTAINS.get(service).get(0)));
         return java.util.Collections.unmodifiableMap(keys);
     }
 
     /**
-     * @param image an image reference, e.g. {@code postgres:15.14} or {@code quay.io/debezium/connect:3.5.0.Final}
-     * @return its tag if the tag is a version (starts with a digit), else null
-     */
-    public static String versionTag(String image) {
-        int slash = image.lastIndexOf('/');
-        int colon = image.indexOf(':', slash + 1);
-        if (colon < 0) {
-            return null;
-        }
-        String tag = image.substring(colon + 1);
-        int digest = tag.indexOf('@');
-        tag = digest < 0 ? tag : tag.substring(0, digest);
-        return !tag.isEmpty() && Character.isDigit(tag.charAt(0)) ? tag : null;
-    }
-
-    /**
-     * @param tag  a version tag, e.g. {@code 15.14}
-     * @param live a live version, e.g. {@code 15.14 (Debian 15.14-1.pgdg13+1)}
-     * @return whether the live version is the tag's version: equal, or the tag followed by anything
-     *     but a digit or a dot ({@code 15.14} agrees with {@code 15.14 (Debian ...)}, not with {@code 15.141})
-     */
-    public static boolean agrees(String tag, String live) {
-        if (!live.startsWith(tag)) {
-            return false;
-        }
-        if (live.length() == tag.length()) {
-            return true;
-        }
-        char next = live.charAt(tag.length());
-        return !Character.isDigit(next) && next != '.';
-    }
-
-    /**
-     * @param images service → image reference the profile runs
-     * @param live   component → live version ({@link Stand#versions()})
-     * @return one check per service of {@link #LIVE_KEY}, in that order
+     * Reads the declarations from the Docker engine and checks them (the stand must be running).
+     *
+     * @param images service → image reference the profile runs ({@code Stand.image(service)})
+     * @param live   component → live version ({@code Stand.versions()})
+     * @return one check per component of {@link ServerVersions#COMPONENTS}, in that order
      */
     public static List<Check> checks(Map<String, String> images, Map<String, String> live) {
+        return checks(DeclaredVersions.of(images), live);
+    }
+
+    /**
+     * @param declared the declarations, one per component ({@link DeclaredVersions#of})
+     * @param live     component → live version; a missing, blank or {@code unknown...} value was not read
+     * @return one check per declaration, in its order
+     */
+    public static List<Check> checks(List<DeclaredVersions.Declared> declared, Map<String, String> live) {
         List<Check> checks = new ArrayList<>();
-        LIVE_KEY.forEach((service, key) -> {
-            String image = images.get(service);
-            String version = live.getOrDefault(key, "unknown");
-            String tag = versionTag(image);
-            String verdict = version.isBlank() || version.startsWith("unknown") ? UNREAD
-                    : tag == null ? NO_TAG
-                    : agrees(tag, version) ? MATCHES : DIFFERS;
-            checks.add(new Check(service, image, version, verdict));
-        });
+        for (DeclaredVersions.Declared d : declared) {
+            String version = live.getOrDefault(d.component(), "unknown: not read");
+            String verdict = !Version.looksLikeOne(version) ? UNREAD
+                    : d.version() == null || !Version.looksLikeOne(d.version()) ? UNDECLARED
+                    : ServerVersions.sameRelease(d.component(), d.version(), version) ? MATCHES : DIFFERS;
+            checks.add(new Check(d.component(), d.image(), d.version(), d.source(), version, verdict));
+        }
         return checks;
+    }
+
+    /** @return the checks that fail B7 (every verdict but {@link #MATCHES}) */
+    public static List<Check> failures(List<Check> checks) {
+        return checks.stream().filter(c -> !c.passes()).toList();
     }
 }

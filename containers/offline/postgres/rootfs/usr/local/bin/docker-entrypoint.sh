@@ -4,7 +4,8 @@
 # initdb, a temporary socket-only server that creates the database (first "database system is
 # ready to accept connections"), then the real server (second one) with the command's -c options.
 set -euo pipefail
-PGBIN=/usr/lib/postgresql/15/bin
+# the one PostgreSQL major the base installed (15 on bookworm, 17 on trixie)
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 export PGDATA=${PGDATA:-/var/lib/postgresql/data}
 user=${POSTGRES_USER:-postgres}
 db=${POSTGRES_DB:-$user}
