@@ -5,10 +5,8 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.VersionGate;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
