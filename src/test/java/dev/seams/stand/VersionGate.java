@@ -1,7 +1,6 @@
 package dev.seams.stand;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,13 +14,6 @@ import java.util.Map;
  */
 public final class VersionGate {
 
-    /**
-     * Image service → the component its tag names, in {@link Images#SERVICES} order.
-     *
-     * @deprecated the B7 test enumerates services with it; use {@link Images#references()} instead
-     */
-    @Deprecated
-    public static final Map<String, String> LIVE_KEY = orderedLiveKeys();
     /** Verdict: declared and live name the same release. */
     public static final String MATCHES = "matches";
     /** Verdict: the server runs another release than declared (B7 FAIL). */
@@ -57,12 +49,6 @@ public final class VersionGate {
     }
 
     private VersionGate() {
-    }
-
-    private static Map<String, String> orderedLiveKeys() {
-        Map<String, String> keys = new LinkedHashMap<>();
-        Images.SERVICES.forEach(service -> keys.put(service, DeclaredVersions.CONTAINS.get(service).get(0)));
-        return java.util.Collections.unmodifiableMap(keys);
     }
 
     /**
