@@ -53,6 +53,14 @@ public final class ContainerControl {
         return exitCode();
     }
 
+    /**
+     * Starts the stopped container again ({@code docker start}): the same container, its files and
+     * its (fixed) port bindings; returns at once — the caller waits for what the service needs.
+     */
+    public void start() {
+        docker.startContainerCmd(id).exec();
+    }
+
     /** Freezes every process of the container ({@code docker pause}); proof: {@link #isPaused()}. */
     public void pause() {
         docker.pauseContainerCmd(id).exec();

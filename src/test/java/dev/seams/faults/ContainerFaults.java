@@ -1,0 +1,137 @@
+package dev.seams.faults;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.seams.stand.ContainerControl;
+import dev.seams.stand.Faults;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import org.testcontainers.containers.Network;
+
+/**
+ * The faults Docker itself can inflict on a container of the stand (claim B5), through
+ * {@link ContainerControl} (docker-java, no shell): kill -9 and start, stop and start, pause beyond
+ * a timeout, and a network cut. Each heals by the inverse operation and then waits (up to 3 min)
+ * until {@code serving} says the service answers again.
+ */
+public final class ContainerFaults {
+
+    private static final Duration HEAL_WAIT = Duration.ofMinutes(3);
+
+    private ContainerFaults() {
+    }
+
+    /**
+     * SIGKILL of the container's PID 1, then {@code docker start} of the same container at once.
+     * Proof: exit code 137.
+     */
+    public static Fault kill(String name, ContainerControl target, BooleanSupplier serving) {
+        return new Base(name, Duration.ZERO, serving) {
+            @Override
+            public Proof inject() {
+                int exit = target.kill();
+                return exit == Faults.SIGKILL_EXIT ? Proof.of("exit code " + exit)
+                        : Proof.missing("exit code " + exit + ", not " + Faults.SIGKILL_EXIT);
+            }
+
+            @Override
+            void undo() {
+                target.start();
+            }
+        };
+    }
+
+    /**
+     * {@code docker stop} (SIGTERM, graceful), held down for {@code hold}, then {@code docker start}.
+     * Proof: the container no longer runs.
+     */
+    public static Fault stop(String name, ContainerControl target, Duration hold, BooleanSupplier serving) {
+        return new Base(name, hold, serving) {
+            @Override
+            public Proof inject() {
+                int exit = target.stop(Duration.ofSeconds(30));
+                return !target.isRunning() ? Proof.of("container stopped, exit code " + exit)
+                        : Proof.missing("the container still runs after docker stop");
+            }
+
+            @Override
+            void undo() {
+                target.start();
+            }
+        };
+    }
+
+    /**
+     * {@code docker pause} (every process frozen: connections stay open and hang) for {@code hold},
+     * then unpause. Proof: Docker reports the container paused.
+     */
+    public static Fault pause(String name, ContainerControl target, Duration hold, BooleanSupplier serving) {
+        return new Base(name, hold, serving) {
+            @Override
+            public Proof inject() {
+                target.pause();
+                return target.isPaused() ? Proof.of("docker reports the container paused")
+                        : Proof.missing("docker does not report the container paused");
+            }
+
+            @Override
+            void undo() {
+                target.unpause();
+            }
+        };
+    }
+
+    /**
+     * {@code docker network disconnect} from the stand's network for {@code hold}, then connect again
+     * under the same alias. Proof: the network is gone from the container's settings.
+     */
+    public static Fault networkCut(String name, ContainerControl target, Network network, String alias, Duration hold,
+                                   BooleanSupplier serving) {
+        return new Base(name, hold, serving) {
+            @Override
+            public Proof inject() {
+                target.disconnect(network);
+                return target.address(network).isEmpty() ? Proof.of("the container has no address on the stand's network")
+                        : Proof.missing("the container is still attached at " + target.address(network).orElseThrow());
+            }
+
+            @Override
+            void undo() {
+                target.connect(network, alias);
+            }
+        };
+    }
+
+    /** The shared part: name, hold, and heal = undo + wait until serving. */
+    private abstract static class Base implements Fault {
+
+        private final String name;
+        private final Duration hold;
+        private final BooleanSupplier serving;
+
+        Base(String name, Duration hold, BooleanSupplier serving) {
+            this.name = name;
+            this.hold = hold;
+            this.serving = serving;
+        }
+
+        abstract void undo();
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public Duration hold() {
+            return hold;
+        }
+
+        @Override
+        public void heal() {
+            undo();
+            await(name + " healed: the service answers again").atMost(HEAL_WAIT).pollInterval(Duration.ofMillis(250))
+                    .ignoreExceptions().until(serving::getAsBoolean);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.seams.faults;
+
+import dev.seams.stand.OrderLoad;
+import dev.seams.stand.Stand;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Applies an {@link OrderLoad} to PostgreSQL on a background thread at a steady rate, so that the
+ * pipeline is busy from the first change to the last and a fault injected "at 50 % of the load" lands
+ * in the middle of real traffic (claim B5). The source keeps producing while a fault is held, as a
+ * production database would. Pacing is the one place a wait is a fixed time: the driver parks until
+ * the next batch is due (a load generator's clock, not a wait for a condition).
+ */
+public final class LoadDriver implements AutoCloseable {
+
+    private final OrderLoad load;
+    private final AtomicInteger applied = new AtomicInteger();
+    private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "order-load");
+        t.setDaemon(true);
+        return t;
+    });
+    private final Future<OrderLoad.Applied> result;
+
+    private LoadDriver(Stand stand, OrderLoad load, int batch, double changesPerSecond) {
+        this.load = load;
+        long started = System.nanoTime();
+        this.result = thread.submit(() -> load.apply(stand, batch, done -> {
+            applied.set(done);
+            long due = started + (long) (done / changesPerSecond * 1e9);
+            long ahead = due - System.nanoTime();
+            if (ahead > 0) {
+                LockSupport.parkNanos(ahead);
+            }
+        }));
+    }
+
+    /**
+     * Starts applying the load.
+     *
+     * @param batch            changes per PG transaction, >= 1
+     * @param changesPerSecond target rate, > 0
+     * @return the running driver
+     */
+    public static LoadDriver start(Stand stand, OrderLoad load, int batch, double changesPerSecond) {
+        return new LoadDriver(stand, load, batch, changesPerSecond);
+    }
+
+    /** @return the share of the load's changes committed in PG so far, 0..1 */
+    public double progress() {
+        return applied.get() / (double) load.size();
+    }
+
+    /**
+     * Waits until every change is committed.
+     *
+     * @return what was applied
+     * @throws IllegalStateException if the load failed or did not finish within the timeout
+     */
+    public OrderLoad.Applied await(Duration timeout) {
+        try {
+            return result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("the order load did not complete: " + e, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+    }
+}

@@ -1,0 +1,128 @@
+package dev.seams.faults;
+
+import dev.seams.stand.ClickHouse;
+import dev.seams.stand.Stand;
+import dev.seams.stand.Topics;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The sink's contract under faults, sampled all along (claim B5, "never commits an offset beyond what
+ * ClickHouse stored"): every 500 ms it reads the sink group's committed offsets on
+ * {@code customer.totals}, THEN the highest record position {@code raw_totals} holds per partition
+ * ({@code kafka_offset}, written by the sink with each row). A commit is ahead of storage when the
+ * last data record below the committed offset is above what ClickHouse held at that moment — reading
+ * storage after the offsets can only make that check lenient by a few ms, never wrong the other way.
+ * While ClickHouse does not answer, a sample has no storage reading and is not judged (the sink can
+ * insert nothing then either; its offsets are still recorded).
+ */
+public final class OffsetSampler implements AutoCloseable {
+
+    /** Sampling period, ms. */
+    public static final long PERIOD_MS = 500;
+
+    /** One reading: committed offset and highest stored offset per partition (null when ClickHouse did not answer). */
+    private record Sample(Map<Integer, Long> committed, Map<Integer, Long> stored) {
+    }
+
+    /**
+     * The invariant's verdict.
+     *
+     * @param samples    readings taken
+     * @param judged     readings with a storage reading
+     * @param violations (sample, partition) pairs whose commit was ahead of storage
+     * @param examples   up to 10 violations, {@code p2: committed 1040 (last data 1038) > stored 1011}
+     */
+    public record Result(long samples, long judged, long violations, List<String> examples) {
+    }
+
+    private final Topics topics;
+    private final ClickHouse ch;
+    private final String group;
+    private final List<Sample> samples = new ArrayList<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "offset-sampler");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /**
+     * Starts sampling.
+     *
+     * @param group the sink's consumer group on {@code customer.totals}
+     */
+    public OffsetSampler(Topics topics, ClickHouse ch, String group) {
+        this.topics = topics;
+        this.ch = ch;
+        this.group = group;
+        timer.scheduleWithFixedDelay(this::sample, 0, PERIOD_MS, TimeUnit.MILLISECONDS);
+    }
+
+    private void sample() {
+        Map<Integer, Long> committed = new HashMap<>();
+        try {
+            topics.committed(group, Stand.CUSTOMER_TOTALS).forEach((tp, o) -> committed.put(tp.partition(), o));
+        } catch (RuntimeException e) {
+            return;   // the broker did not answer: nothing to judge
+        }
+        Map<Integer, Long> stored = new HashMap<>();
+        boolean answered = true;
+        try {
+            ch.rows("SELECT kafka_partition, max(kafka_offset) FROM raw_totals GROUP BY kafka_partition")
+                    .forEach(r -> stored.put(Integer.parseInt(r.get(0)), Long.parseLong(r.get(1))));
+        } catch (RuntimeException e) {
+            answered = false;
+        }
+        synchronized (samples) {
+            samples.add(new Sample(committed, answered ? stored : null));
+        }
+    }
+
+    /**
+     * Stops sampling and judges every reading against the data records of {@code customer.totals}
+     * (read_committed, read now).
+     *
+     * @return the verdict
+     */
+    public Result result() {
+        close();
+        Map<Integer, NavigableSet<Long>> data = new HashMap<>();
+        topics.readAll(Stand.CUSTOMER_TOTALS, "read_committed",
+                r -> data.computeIfAbsent(r.partition(), p -> new TreeSet<>()).add(r.offset()));
+        long judged = 0;
+        long violations = 0;
+        List<String> examples = new ArrayList<>();
+        synchronized (samples) {
+            for (Sample s : samples) {
+                if (s.stored() == null) {
+                    continue;
+                }
+                judged++;
+                for (Map.Entry<Integer, Long> c : s.committed().entrySet()) {
+                    Long lastData = data.getOrDefault(c.getKey(), new TreeSet<>()).lower(c.getValue());
+                    long stored = s.stored().getOrDefault(c.getKey(), -1L);
+                    if (lastData != null && lastData > stored) {
+                        violations++;
+                        if (examples.size() < 10) {
+                            examples.add("p" + c.getKey() + ": committed " + c.getValue() + " (last data " + lastData
+                                    + ") > stored " + stored);
+                        }
+                    }
+                }
+            }
+            return new Result(samples.size(), judged, violations, examples);
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}
