@@ -1,12 +1,20 @@
 package dev.seams.stand;
 
+import static org.awaitility.Awaitility.await;
+
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
+import java.util.function.IntConsumer;
 
 /**
  * A deterministic load of real CDC traffic on {@code orders} (README "Real traffic, not the demo"):
@@ -47,8 +55,9 @@ public final class OrderLoad {
      * @param updatedAmount UPDATEs of the amount
      * @param moved         UPDATEs of customer_id
      * @param deleted       DELETEs
+     * @param retriedBatches batches applied again after the connection broke (see {@link #apply})
      */
-    public record Applied(long inserted, long updatedAmount, long moved, long deleted) {
+    public record Applied(long inserted, long updatedAmount, long moved, long deleted, long retriedBatches) {
 
         /** @return all changes: the number of {@code orders.events} records the load produces */
         public long changes() {
@@ -125,7 +134,7 @@ public final class OrderLoad {
         long[] counts = new long[Op.values().length];
         changes.forEach(ch -> counts[ch.op().ordinal()]++);
         return new Applied(counts[Op.INSERT.ordinal()], counts[Op.UPDATE_AMOUNT.ordinal()], counts[Op.MOVE.ordinal()],
-                counts[Op.DELETE.ordinal()]);
+                counts[Op.DELETE.ordinal()], 0);
     }
 
     /**
@@ -139,13 +148,13 @@ public final class OrderLoad {
      * @param versionSteps customer → version steps the load adds
      * @param snapshots    records the load makes ds-streams write
      */
-    public record Expected(java.util.Map<Integer, Long> versionSteps, long snapshots) {
+    public record Expected(Map<Integer, Long> versionSteps, long snapshots) {
     }
 
     /** @return what ds-streams must write for this load, computed from the plan ({@link Expected}) */
     public Expected expected() {
-        java.util.Map<Integer, Long> steps = new java.util.TreeMap<>();
-        java.util.Map<Integer, Integer> customerOf = new java.util.HashMap<>();
+        Map<Integer, Long> steps = new TreeMap<>();
+        Map<Integer, Integer> customerOf = new HashMap<>();
         long snapshots = 0;
         for (Change ch : changes) {
             switch (ch.op()) {
@@ -186,24 +195,52 @@ public final class OrderLoad {
     }
 
     /**
-     * Applies the load to the source database, {@code batch} changes per transaction.
+     * Applies the load to the source database, {@code batch} changes per transaction. A batch whose
+     * connection breaks (the server restarts: SQLState class 08, 57P) is rolled back by the server and
+     * applied again on a new connection once PostgreSQL answers (claim B5, PostgreSQL restart); a
+     * COMMIT whose answer was lost may then apply that batch twice — harmless to every claim, which
+     * compares with what PG holds at the end, and counted in {@link Applied#retriedBatches()}.
      *
      * @param stand    the stand
      * @param batch    changes per PG transaction, >= 1
      * @param progress called after each committed transaction with the changes applied so far (may be a no-op)
      * @return what was applied
-     * @throws IllegalStateException if a statement fails (that batch is rolled back)
+     * @throws IllegalStateException if a statement fails for another reason, or PG stays away for 3 minutes
      */
-    public Applied apply(Stand stand, int batch, java.util.function.IntConsumer progress) {
+    public Applied apply(Stand stand, int batch, IntConsumer progress) {
         long[] counts = new long[Op.values().length];
         long[] ids = new long[changes.size()];
-        try (Connection c = stand.pg();
-             PreparedStatement insert = c.prepareStatement("INSERT INTO orders (customer_id, amount) VALUES (?, ?) RETURNING order_id");
+        int retried = 0;
+        for (int from = 0; from < changes.size(); from += batch) {
+            int to = Math.min(from + batch, changes.size());
+            while (true) {
+                try (Connection c = stand.pg()) {
+                    applyBatch(c, from, to, ids);
+                    break;
+                } catch (SQLException e) {
+                    if (!connectionLost(e)) {
+                        throw new IllegalStateException("cannot apply the order load", e);
+                    }
+                    retried++;
+                    awaitPostgres(stand);
+                }
+            }
+            for (int i = from; i < to; i++) {
+                counts[changes.get(i).op().ordinal()]++;
+            }
+            progress.accept(to);
+        }
+        return new Applied(counts[Op.INSERT.ordinal()], counts[Op.UPDATE_AMOUNT.ordinal()], counts[Op.MOVE.ordinal()],
+                counts[Op.DELETE.ordinal()], retried);
+    }
+
+    private void applyBatch(Connection c, int from, int to, long[] ids) throws SQLException {
+        c.setAutoCommit(false);
+        try (PreparedStatement insert = c.prepareStatement("INSERT INTO orders (customer_id, amount) VALUES (?, ?) RETURNING order_id");
              PreparedStatement amount = c.prepareStatement("UPDATE orders SET amount = ? WHERE order_id = ?");
              PreparedStatement move = c.prepareStatement("UPDATE orders SET customer_id = ? WHERE order_id = ?");
              PreparedStatement delete = c.prepareStatement("DELETE FROM orders WHERE order_id = ?")) {
-            c.setAutoCommit(false);
-            for (int i = 0; i < changes.size(); i++) {
+            for (int i = from; i < to; i++) {
                 Change ch = changes.get(i);
                 switch (ch.op()) {
                     case INSERT -> {
@@ -221,17 +258,25 @@ public final class OrderLoad {
                         requireOneRow(delete.executeUpdate(), ch);
                     }
                 }
-                counts[ch.op().ordinal()]++;
-                if ((i + 1) % batch == 0 || i == changes.size() - 1) {
-                    c.commit();
-                    progress.accept(i + 1);
-                }
             }
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot apply the order load", e);
+            c.commit();
         }
-        return new Applied(counts[Op.INSERT.ordinal()], counts[Op.UPDATE_AMOUNT.ordinal()], counts[Op.MOVE.ordinal()],
-                counts[Op.DELETE.ordinal()]);
+    }
+
+    /** @return whether the error is the connection going away (server restart or shutdown), not the statement */
+    private static boolean connectionLost(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("08") || state.startsWith("57P"));
+    }
+
+    private static void awaitPostgres(Stand stand) {
+        await("PostgreSQL answers again").atMost(Duration.ofMinutes(3))
+                .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                .until(() -> {
+                    try (Connection c = stand.pg(); Statement st = c.createStatement()) {
+                        return st.execute("SELECT 1");
+                    }
+                });
     }
 
     private static void one(PreparedStatement update, Object value, long orderId) throws SQLException {
