@@ -40,10 +40,41 @@ final class Markdown {
                     .append("** | ").append(anomalies((Map<String, Object>) c.get("anomalies"))).append(" | ")
                     .append(c.getOrDefault("seconds", "")).append(" | ").append(c.getOrDefault("test", "")).append(" |\n");
         }
+        faultMatrix(md, claims);
         for (Map<String, Object> c : claims) {
             section(md, c);
         }
         return md.toString();
+    }
+
+    /**
+     * The B5 matrix at a glance (issue "B5: faults at every other seam", "The report"): one row per
+     * fault entry ({@code B5[<fault>]}), its verdict, the anomalies of the protected views (lost,
+     * duplicate, …: must be 0) and what its unprotected twin showed (raw duplicates: the dedup was
+     * needed), plus each point's verdict ({@code B5[<fault>@<point>]}).
+     */
+    @SuppressWarnings("unchecked")
+    private static void faultMatrix(StringBuilder md, List<Map<String, Object>> claims) {
+        List<Map<String, Object>> faults = claims.stream()
+                .filter(c -> String.valueOf(c.get("id")).startsWith("B5[") && !String.valueOf(c.get("id")).contains("@")).toList();
+        if (faults.isEmpty()) {
+            return;
+        }
+        md.append("\n## B5 fault matrix\n\n| fault | verdict | anomalies of the deduplicated views | unprotected twin | points |\n|---|---|---|---|---|\n");
+        for (Map<String, Object> f : faults) {
+            String id = String.valueOf(f.get("id"));
+            String fault = id.substring(3, id.length() - 1);
+            String points = claims.stream().filter(c -> String.valueOf(c.get("id")).startsWith("B5[" + fault + "@"))
+                    .map(c -> String.valueOf(c.get("id")).substring(("B5[" + fault + "@").length()).replace("]", "") + " " + c.get("verdict"))
+                    .reduce((a, b) -> a + ", " + b).orElse("");
+            Map<String, Object> controls = (Map<String, Object>) f.getOrDefault("negative_controls", Map.of());
+            String twin = controls.isEmpty() ? "no redelivery expected"
+                    : controls.entrySet().stream().map(en -> en.getKey() + " = " + ((Map<String, Object>) en.getValue()).get("count"))
+                    .reduce((a, b) -> a + ", " + b).orElse("");
+            md.append("| ").append(fault).append(" | **").append(f.get("verdict")).append("** | ")
+                    .append(anomalies((Map<String, Object>) f.get("anomalies"))).append(" | ").append(cell(twin)).append(" | ")
+                    .append(points).append(" |\n");
+        }
     }
 
     @SuppressWarnings("unchecked")

@@ -61,6 +61,16 @@ class ReportWriterTest {
     }
 
     @Test
+    void theFaultMatrixIsSummedUpPerFault(@TempDir Path dir) throws Exception {
+        ClaimEvidence fault = new ClaimEvidence("B5[clickhouse-stop]", "Faults lose nothing", "FaultMatrixIT#t", List.of());
+        fault.negativeControl("raw_duplicate_rows", 12, Anomaly.DUPLICATE, "the raw twin shows the re-inserted rows");
+        fault.finish(Verdicts.decide(fault, null));
+        ReportWriter.write(dir, SUITE, List.of(fault, passed("B5[clickhouse-stop@50%]")), run("faults", SOURCE), ClaimCatalog.load(), false);
+        assertThat(Files.readString(dir.resolve("guarantees.md"))).contains("## B5 fault matrix",
+                "| clickhouse-stop | **PASS** | none | raw_duplicate_rows = 12 | 50% PASS |");
+    }
+
+    @Test
     void anotherTiersEntriesAreCarriedOverOnlyFromTheSameSource(@TempDir Path dir) throws Exception {
         ReportWriter.write(dir, SUITE, List.of(passed("G1")), run("default", SOURCE), ClaimCatalog.load(), true);
         ReportWriter.write(dir, SUITE, List.of(passed("B5[clickhouse-stop@50%]")), run("faults", SOURCE), ClaimCatalog.load(), true);
