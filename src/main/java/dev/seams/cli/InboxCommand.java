@@ -73,7 +73,8 @@ public final class InboxCommand implements Callable<Integer> {
     int commitSize;
 
     @Option(names = "--keep-factor", defaultValue = "" + InboxOptions.DEFAULT_KEEP_FACTOR,
-            description = "the keys table keeps keep-factor x commit-size newest keys (default: ${DEFAULT-VALUE})")
+            description = "the keys table keeps the keys of the keep-factor x commit-size newest changes "
+                    + "by source LSN (default: ${DEFAULT-VALUE})")
     int keepFactor;
 
     @Option(names = "--for", converter = HumanDuration.class, description = "run this long, e.g. 15s")

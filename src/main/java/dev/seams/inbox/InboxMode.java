@@ -6,7 +6,7 @@ package dev.seams.inbox;
  * <ul>
  *   <li>{@link #INBOX}: exactly-once. Per poll, in ONE database transaction: the ledger rows of the
  *       records whose key is not yet in the processed-keys table, those keys, and the trim of the
- *       keys table to its newest {@code keep} entries; then the Kafka offsets.</li>
+ *       keys table to the keys of its newest {@code keep} changes by source LSN; then the Kafka offsets.</li>
  *   <li>{@link #PLAIN}: the unprotected twin, at-least-once: every record of the poll is inserted
  *       into the ledger in one database transaction, then the offsets are committed. A crash
  *       between the two commits inserts the poll's rows again after the restart (the negative

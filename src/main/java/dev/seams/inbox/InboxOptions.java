@@ -18,7 +18,8 @@ import java.util.Objects;
  *                         group's rows of the offsets table
  * @param mode             {@link InboxMode#INBOX} (exactly-once) or {@link InboxMode#PLAIN} (at-least-once twin)
  * @param commitSize       records per poll and per database transaction ({@code max.poll.records}), >= 1
- * @param keepFactor       the keys table keeps {@code keepFactor × commitSize} newest keys (seed: 2-3), >= 1
+ * @param keepFactor       the keys table keeps the keys of the {@code keepFactor × commitSize} newest
+ *                         changes by source LSN (seed: 2-3), >= 1
  * @param runFor           stop after this long ({@code --for}); or null
  * @param untilIdle        stop after this long with nothing to read ({@code --until-idle}); or null
  * @param isolation        {@code read_committed} or {@code read_uncommitted}
@@ -84,7 +85,7 @@ public record InboxOptions(String bootstrapServers, String jdbcUrl, String user,
                 untilIdle, isolation, instanceId, sessionTimeout, crash, false, false);
     }
 
-    /** @return how many newest keys the keys table keeps: keepFactor × commitSize */
+    /** @return how many keys (of the newest changes) the keys table keeps: keepFactor × commitSize */
     public int keep() {
         return commitSize * keepFactor;
     }

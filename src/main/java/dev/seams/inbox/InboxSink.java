@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -49,6 +50,12 @@ import org.slf4j.LoggerFactory;
  * offsets, S re-sent changes), inserted M}, goes to the log.
  */
 public final class InboxSink {
+
+    /**
+     * The first words of the line logged on every assignment, followed by partition → the stored
+     * next offset the partition was sought to (e.g. {@code {0=120, 2=95}}) and the assigned partitions.
+     */
+    public static final String RESUME_LINE = "inbox: resuming at the database's offsets ";
 
     private static final Logger LOG = LoggerFactory.getLogger(InboxSink.class);
     private static final Duration POLL = Duration.ofMillis(500);
@@ -166,7 +173,7 @@ public final class InboxSink {
                         consumer.seek(tp, stored.get(tp.partition()));
                     }
                 }
-                LOG.info("inbox: resuming at the database's offsets {} of {}", stored, partitions);
+                LOG.info(RESUME_LINE + "{} of {}", new TreeMap<>(stored), partitions);
             } catch (SQLException e) {
                 LOG.warn("cannot read the stored offsets ({}); the transaction will skip what they cover", e.toString());
             }

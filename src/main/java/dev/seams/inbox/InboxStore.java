@@ -29,13 +29,16 @@ import java.util.regex.Pattern;
  *       {@code orders} row for row when every change was applied once; per-customer totals are
  *       {@code SELECT customer_id, count(*), sum(amount) FROM order_ledger_state GROUP BY customer_id}.</li>
  *   <li>One processed-keys table per topic ({@link #keysTable(String)}, e.g.
- *       {@code processed_keys_orders_events}): {@code id bigserial} (insertion order; the trim keeps
- *       the highest ids and walks the primary-key index backwards, the seed's "индекс с обратной
- *       сортировкой"), {@code msg_key} (unique: a concurrent writer of the same key, e.g. a zombie
- *       consumer after a rebalance, fails its transaction instead of writing a duplicate),
- *       {@code source_partition}, {@code source_offset}, {@code processed_at}. A key names a change
- *       ({@link ChangeKeys}): it catches Debezium re-sending a change at a new offset; Kafka's own
- *       redeliveries are excluded before, exactly, by the offsets table ({@link OffsetStore}).</li>
+ *       {@code processed_keys_orders_events}): {@code id bigserial} (insertion order),
+ *       {@code msg_key} (unique: a concurrent writer of the same key, e.g. a zombie consumer after a
+ *       rebalance, fails its transaction instead of writing a duplicate), {@code source_lsn} (the
+ *       change's {@code __lsn}, null without one), {@code source_partition}, {@code source_offset},
+ *       {@code processed_at}. A key names a change ({@link ChangeKeys}): it catches Debezium
+ *       re-sending a change at a new offset; Kafka's own redeliveries are excluded before, exactly,
+ *       by the offsets table ({@link OffsetStore}). The window it keeps is the keys of the newest
+ *       changes by source position ({@link #trim}), walked on an index in that order (the seed's
+ *       "индекс с обратной сортировкой"); the columns and index are added to a keys table of an
+ *       earlier release too.</li>
  * </ul>
  *
  * <p>No statement is built from values: values are bound parameters (arrays via {@code unnest});
@@ -102,6 +105,9 @@ final class InboxStore {
                         + "id bigserial PRIMARY KEY, msg_key text NOT NULL UNIQUE, "
                         + "source_partition integer NOT NULL, source_offset bigint NOT NULL, "
                         + "processed_at timestamptz NOT NULL DEFAULT clock_timestamp())");
+                st.execute("ALTER TABLE " + keysTable + " ADD COLUMN IF NOT EXISTS source_lsn bigint");
+                st.execute("CREATE INDEX IF NOT EXISTS " + newestIndex(keysTable) + " ON " + keysTable
+                        + " (" + NEWEST_FIRST + ")");
             }
         }
     }
@@ -140,24 +146,36 @@ final class InboxStore {
                 + "?::bigint[], ?::boolean[], ?::text[], ?::int[], ?::bigint[])", entries, List.of(
                 new Column("int8", LedgerEntry::orderId), new Column("int4", LedgerEntry::customerId),
                 new Column("numeric", LedgerEntry::amount), new Column("text", LedgerEntry::op),
-                new Column("int8", LedgerEntry::lsn), new Column("bool", LedgerEntry::deleted), KEY, PARTITION, OFFSET));
+                LSN, new Column("bool", LedgerEntry::deleted), KEY, PARTITION, OFFSET));
     }
 
     /**
-     * Records the entries' keys as processed, in entry order (ids ascending), with one statement.
+     * Records the entries' keys as processed, with their source LSNs, in entry order (ids
+     * ascending), with one statement.
      *
      * @return keys inserted
      * @throws SQLException if the insert fails, e.g. a key is already there (unique violation)
      */
     int insertKeys(List<LedgerEntry> entries) throws SQLException {
-        return insert("INSERT INTO " + keysTable + " (msg_key, source_partition, source_offset) "
-                + "SELECT m, p, o FROM unnest(?::text[], ?::int[], ?::bigint[]) WITH ORDINALITY AS k(m, p, o, n) ORDER BY n",
-                entries, List.of(KEY, PARTITION, OFFSET));
+        return insert("INSERT INTO " + keysTable + " (msg_key, source_lsn, source_partition, source_offset) "
+                + "SELECT m, l, p, o FROM unnest(?::text[], ?::bigint[], ?::int[], ?::bigint[]) WITH ORDINALITY AS k(m, l, p, o, n) "
+                + "ORDER BY n", entries, List.of(KEY, LSN, PARTITION, OFFSET));
     }
 
     /**
-     * Trims the keys table to its newest {@code keep} rows (highest ids): the seed's clean-up
-     * script, {@code DELETE ... WHERE id <= (SELECT id ... ORDER BY id DESC OFFSET keep LIMIT 1)}.
+     * Trims the keys table to the keys of its newest {@code keep} changes: highest source LSN
+     * first, a key without LSN (an older connector's position key) below every key with one, ties
+     * by insertion order ({@value #NEWEST_FIRST}) — the seed's clean-up script ordered by the
+     * change's source position instead of by insertion.
+     *
+     * <p>Why not by insertion (claim B4[window]): Debezium re-sends a suffix of the changes by LSN.
+     * A re-send deeper than the window starts with changes older than the window; kept by insertion,
+     * their keys push out the window's keys right before the re-sent copies of those keys arrive, so
+     * every re-sent change — the window's own included — is written again (measured: 600 of 600 for
+     * a re-send of twice the window). Kept by LSN, an older change's key ranks below the window and
+     * is the one trimmed: only the re-sent changes older than the window are written again. And the
+     * window holds the newest changes whatever order the partitions were consumed in, which is what a
+     * suffix by LSN needs.
      *
      * @param keep rows to keep, >= 1
      * @return rows deleted
@@ -165,10 +183,18 @@ final class InboxStore {
      */
     int trim(int keep) throws SQLException {
         try (PreparedStatement st = connection.prepareStatement("DELETE FROM " + keysTable
-                + " WHERE id <= (SELECT id FROM " + keysTable + " ORDER BY id DESC OFFSET ? LIMIT 1)")) {
+                + " WHERE id IN (SELECT id FROM " + keysTable + " ORDER BY " + NEWEST_FIRST + " OFFSET ?)")) {
             st.setInt(1, keep);
             return st.executeUpdate();
         }
+    }
+
+    /** The keys table's order from the newest change to the oldest: the window is its first {@code keep} rows. */
+    static final String NEWEST_FIRST = "source_lsn DESC NULLS LAST, id DESC";
+
+    /** @return the name of the keys table's index in {@link #NEWEST_FIRST} order (at most 63 characters) */
+    static String newestIndex(String keysTable) {
+        return keysTable.substring(0, Math.min(keysTable.length(), 56)) + "_newest";
     }
 
     /**
@@ -188,6 +214,7 @@ final class InboxStore {
     }
 
     private static final Column KEY = new Column("text", LedgerEntry::key);
+    private static final Column LSN = new Column("int8", LedgerEntry::lsn);
     private static final Column PARTITION = new Column("int4", LedgerEntry::partition);
     private static final Column OFFSET = new Column("int8", LedgerEntry::offset);
 

@@ -13,8 +13,8 @@ import java.util.Map;
  *       redeliveries: {@link OffsetStore});</li>
  *   <li>drop the entries whose change key is already in the keys table, and repeats within the
  *       poll (Debezium re-sending a change at a new offset: {@link ChangeKeys});</li>
- *   <li>insert the remaining entries' ledger rows and keys, trim the keys table to its newest
- *       {@code keep} keys;</li>
+ *   <li>insert the remaining entries' ledger rows and keys (with their source LSNs), trim the keys
+ *       table to the keys of its newest {@code keep} changes by source LSN ({@link InboxStore#trim});</li>
  *   <li>store the poll's next offsets; commit.</li>
  * </ol>
  * Mode {@link InboxMode#PLAIN}: insert every entry's ledger row; commit. Anything failing rolls

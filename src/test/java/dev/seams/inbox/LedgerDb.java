@@ -1,7 +1,9 @@
 package dev.seams.inbox;
 
 import dev.seams.seed.OrderSeeder;
+import dev.seams.stand.OrderChanges;
 import dev.seams.stand.Stand;
+import dev.seams.stand.Totals;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -14,18 +16,18 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.TreeMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.TreeSet;
 import org.apache.kafka.common.TopicPartition;
 
 /**
  * The inbox sink's target as a claim test reads it (claim B4): one schema of the database
  * {@value #DATABASE} on the stand's PostgreSQL server, so the source {@code orders} table and
  * Debezium's publication are untouched. Each test run gets a fresh schema; the sink process
- * creates its tables there ({@code currentSchema} in its JDBC URL).
+ * creates its tables there ({@code currentSchema} in its JDBC URL). Every read is scoped to what
+ * the test needs (the order ids of its load, the positions of its topic), never to what other
+ * claims left behind.
  */
 public final class LedgerDb {
 
@@ -101,12 +103,13 @@ public final class LedgerDb {
         }
     }
 
-    private long keysCount(Connection c) throws SQLException {
+    /** @return rows in the keys table, read on the given connection; 0 if the table does not exist yet */
+    long keysCount(Connection c) throws SQLException {
         try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM " + keysTable)) {
             rs.next();
             return rs.getLong(1);
         } catch (SQLException e) {
-            if ("42P01".equals(e.getSQLState())) {
+            if (UNDEFINED_TABLE.equals(e.getSQLState())) {
                 return 0;
             }
             throw e;
@@ -114,56 +117,73 @@ public final class LedgerDb {
     }
 
     /**
-     * @return partition → offsets of the records whose keys the keys table holds now (the window),
-     *     as (partition, offset) pairs
+     * @return partition → offsets of the records whose keys the keys table holds now (the window)
      */
-    public List<long[]> windowPositions() {
-        return query("SELECT source_partition, source_offset FROM " + keysTable, rs -> new long[] {rs.getInt(1), rs.getLong(2)});
+    public Map<Integer, NavigableSet<Long>> windowPositions() {
+        Map<Integer, NavigableSet<Long>> window = new TreeMap<>();
+        query("SELECT source_partition, source_offset FROM " + keysTable, List.of(),
+                rs -> window.computeIfAbsent(rs.getInt(1), p -> new TreeSet<>()).add(rs.getLong(2)));
+        return window;
     }
 
     /**
-     * @param ids order ids
-     * @return every ledger row of those orders as (order_id, customer_id, amount), duplicates kept;
-     *     since the ledger records changes, an order has one row per INSERT, UPDATE and DELETE
-     *     ({@link #latestOrders()} is its state, {@link #duplicateChanges()} its duplicates)
-     */
-    public List<OrderSeeder.Order> ledgerRows(Collection<Long> ids) {
-        List<OrderSeeder.Order> rows = new ArrayList<>();
-        try (Connection c = connect(); PreparedStatement st = c.prepareStatement(
-                "SELECT order_id, customer_id, amount FROM " + schema + "." + InboxStore.LEDGER + " WHERE order_id = ANY(?)")) {
-            st.setArray(1, c.createArrayOf("int8", ids.toArray()));
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    rows.add(new OrderSeeder.Order(rs.getLong(1), rs.getInt(2), rs.getBigDecimal(3)));
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot read the ledger", e);
-        }
-        return rows;
-    }
-
-    /**
-     * The ledger's state per order (claim B4): each order's latest change that is not a deletion,
-     * read from the view the sink creates ({@code order_ledger_state}), as (order_id, customer_id,
-     * amount), ordered by order id. After every change was applied once it equals PostgreSQL's
-     * {@code orders} rows; per-customer totals follow by grouping.
+     * Every change the ledger holds for these orders, one per ledger row (a change written twice
+     * appears twice), named by its columns {@code (order_id, source_lsn, op)} — not by the sink's
+     * own {@code change_key} — so that a claim test counts them against the changes it read from
+     * the topic ({@link dev.seams.stand.KeyCounts}), independently of the key format.
      *
+     * @param ids order ids
+     * @return the changes, in no particular order
+     */
+    public List<OrderChanges.Change> changes(Collection<Long> ids) {
+        List<OrderChanges.Change> changes = new ArrayList<>();
+        query("SELECT order_id, source_lsn, op FROM " + schema + "." + InboxStore.LEDGER + " WHERE order_id = ANY(?)", ids,
+                rs -> changes.add(new OrderChanges.Change(rs.getLong(1), (Long) rs.getObject(2), rs.getString(3))));
+        return changes;
+    }
+
+    /**
+     * The ledger's state of these orders: each order's latest change that is not a deletion, read
+     * from the view the sink creates ({@code order_ledger_state}), as (order_id, customer_id,
+     * amount) in order id order. After every change was applied once it equals PostgreSQL's
+     * {@code orders} rows of those ids.
+     *
+     * @param ids order ids
      * @return the per-order state
      */
-    public List<OrderSeeder.Order> latestOrders() {
-        return query("SELECT order_id, customer_id, amount FROM " + schema + "." + InboxStore.STATE + " ORDER BY order_id",
-                rs -> new OrderSeeder.Order(rs.getLong(1), rs.getInt(2), rs.getBigDecimal(3)));
+    public List<OrderSeeder.Order> latestOrders(Collection<Long> ids) {
+        List<OrderSeeder.Order> orders = new ArrayList<>();
+        query("SELECT order_id, customer_id, amount FROM " + schema + "." + InboxStore.STATE
+                        + " WHERE order_id = ANY(?) ORDER BY order_id", ids,
+                rs -> orders.add(new OrderSeeder.Order(rs.getLong(1), rs.getInt(2), rs.getBigDecimal(3))));
+        return orders;
     }
 
     /**
-     * @return ledger rows beyond the first of each change (same order_id, source LSN and op): the
-     *     duplicates of the exactly-once claim, counted by change and not by order, since an order
-     *     has one row per INSERT, UPDATE and DELETE (rows without LSN are not counted)
+     * The ledger's per-customer totals of these orders, by the README's query on the state view
+     * ({@code SELECT customer_id, count(*), sum(amount) FROM order_ledger_state GROUP BY customer_id}).
+     *
+     * @param ids order ids
+     * @return customer id → (orders, total)
      */
-    public long duplicateChanges() {
-        return query("SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM " + schema + "." + InboxStore.LEDGER
-                + " WHERE source_lsn IS NOT NULL GROUP BY order_id, source_lsn, op) changes", rs -> rs.getLong(1)).get(0);
+    public Map<Integer, Totals> customerTotals(Collection<Long> ids) {
+        Map<Integer, Totals> totals = new TreeMap<>();
+        query("SELECT customer_id, count(*), sum(amount) FROM " + schema + "." + InboxStore.STATE
+                        + " WHERE order_id = ANY(?) GROUP BY customer_id", ids,
+                rs -> totals.put(rs.getInt(1), new Totals(rs.getLong(2), rs.getBigDecimal(3))));
+        return totals;
+    }
+
+    /**
+     * @return ledger rows beyond the first of each record position ({@code source_partition},
+     *     {@code source_offset}): a record of the consumed topic written twice — in mode inbox
+     *     never, since a Kafka redelivery is excluded by the stored offsets
+     */
+    public long positionsWrittenTwice() {
+        List<Long> excess = new ArrayList<>();
+        query("SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM " + schema + "." + InboxStore.LEDGER
+                + " GROUP BY source_partition, source_offset) positions", List.of(), rs -> excess.add(rs.getLong(1)));
+        return excess.get(0);
     }
 
     /**
@@ -184,7 +204,7 @@ public final class LedgerDb {
                 }
             }
         } catch (SQLException e) {
-            if ("42P01".equals(e.getSQLState())) {
+            if (UNDEFINED_TABLE.equals(e.getSQLState())) {
                 return stored;
             }
             throw new IllegalStateException("cannot read " + OffsetStore.TABLE, e);
@@ -192,31 +212,29 @@ public final class LedgerDb {
         return stored;
     }
 
-    /** @return all rows of the ledger */
-    public long ledgerCount() {
-        return query("SELECT count(*) FROM " + schema + "." + InboxStore.LEDGER, rs -> rs.getLong(1)).get(0);
-    }
-
     /**
      * The records whose rows the database committed but whose offsets Kafka did not: ledger rows at
-     * or beyond the group's committed offset of their partition, counted once per (partition, offset).
+     * or beyond the given offset of their partition, counted once per (partition, offset).
      *
-     * @param committed the group's committed offsets
+     * @param offsets partition → offset (e.g. the group's committed offsets in Kafka)
      * @return that count
      */
-    public long recordsAheadOf(Map<TopicPartition, Long> committed) {
+    public long recordsAheadOf(Map<TopicPartition, Long> offsets) {
         try (Connection c = connect(); PreparedStatement st = c.prepareStatement(
                 "SELECT count(*) FROM (SELECT DISTINCT l.source_partition, l.source_offset FROM " + schema + "."
                         + InboxStore.LEDGER + " l JOIN unnest(?::int[], ?::bigint[]) AS k(p, o) "
                         + "ON l.source_partition = k.p AND l.source_offset >= k.o) ahead")) {
-            st.setArray(1, c.createArrayOf("int4", committed.keySet().stream().map(TopicPartition::partition).toArray()));
-            st.setArray(2, c.createArrayOf("int8", committed.values().toArray()));
+            st.setArray(1, c.createArrayOf("int4", offsets.keySet().stream().map(TopicPartition::partition).toArray()));
+            st.setArray(2, c.createArrayOf("int8", offsets.values().toArray()));
             try (ResultSet rs = st.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot compare the ledger with the committed offsets", e);
+            if (UNDEFINED_TABLE.equals(e.getSQLState())) {
+                return 0;
+            }
+            throw new IllegalStateException("cannot compare the ledger with the offsets", e);
         }
     }
 
@@ -245,90 +263,26 @@ public final class LedgerDb {
         return new KeysSampler(this, period);
     }
 
-    /**
-     * The largest keys-table size seen by periodic {@code count(*)} reads on one connection in
-     * auto-commit mode, i.e. of committed states only (claim B4: the table stays bounded).
-     */
-    public static final class KeysSampler implements AutoCloseable {
+    private static final String UNDEFINED_TABLE = "42P01";
 
-        private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor();
-        private final AtomicLong max = new AtomicLong();
-        private final AtomicLong samples = new AtomicLong();
-        private final AtomicLong errors = new AtomicLong();
-        private final LedgerDb db;
-        private Connection connection;
-
-        private KeysSampler(LedgerDb db, Duration period) {
-            this.db = db;
-            executor.scheduleWithFixedDelay(this::sample, 0, period.toMillis(), TimeUnit.MILLISECONDS);
-        }
-
-        private void sample() {
-            try {
-                if (connection == null) {
-                    connection = db.connect();
-                }
-                max.accumulateAndGet(db.keysCount(connection), Math::max);
-                samples.incrementAndGet();
-            } catch (SQLException e) {
-                errors.incrementAndGet();
-                closeConnection();
-            }
-        }
-
-        /** @return the largest count seen so far */
-        public long max() {
-            return max.get();
-        }
-
-        /** @return how many samples were taken */
-        public long samples() {
-            return samples.get();
-        }
-
-        /** @return how many samples failed (the database did not answer) */
-        public long errors() {
-            return errors.get();
-        }
-
-        /** Stops sampling (waits up to 10 s for a running sample) and closes the connection. */
-        @Override
-        public void close() {
-            executor.shutdown();
-            try {
-                executor.awaitTermination(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            closeConnection();
-        }
-
-        private void closeConnection() {
-            if (connection != null) {
-                try {
-                    connection.close();
-                } catch (SQLException e) {
-                    errors.incrementAndGet();
-                }
-                connection = null;
-            }
-        }
+    private interface Row {
+        void read(ResultSet rs) throws SQLException;
     }
 
-    private interface Row<T> {
-        T read(ResultSet rs) throws SQLException;
-    }
-
-    private <T> List<T> query(String sql, Row<T> row) {
-        List<T> result = new ArrayList<>();
-        try (Connection c = connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                result.add(row.read(rs));
+    /** Runs a query; its parameter 1, if it has one, is the array of order ids. */
+    private void query(String sql, Collection<Long> ids, Row row) {
+        try (Connection c = connect(); PreparedStatement st = c.prepareStatement(sql)) {
+            if (sql.contains("?")) {
+                st.setArray(1, c.createArrayOf("int8", ids.toArray()));
+            }
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    row.read(rs);
+                }
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot run " + sql, e);
         }
-        return result;
     }
 
     private void execute(String sql) {
@@ -339,7 +293,8 @@ public final class LedgerDb {
         }
     }
 
-    private Connection connect() throws SQLException {
+    /** @return a new connection to the target (auto-commit on) */
+    Connection connect() throws SQLException {
         return DriverManager.getConnection(url, user, password);
     }
 }

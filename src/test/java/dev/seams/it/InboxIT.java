@@ -1,40 +1,32 @@
 package dev.seams.it;
 
-import static org.awaitility.Awaitility.await;
-
 import dev.seams.inbox.CrashPoint;
-import dev.seams.inbox.CrashSwitch;
 import dev.seams.inbox.InboxMode;
-import dev.seams.inbox.InboxSummary;
+import dev.seams.inbox.KeysSampler;
 import dev.seams.inbox.LedgerDb;
+import dev.seams.it.InboxCrashes.Recovery;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.report.FaultNotObservedException;
-import dev.seams.report.Project;
-import dev.seams.seed.OrderSeeder;
-import dev.seams.stand.FaultSchedule;
-import dev.seams.stand.FaultSchedule.Shot;
-import dev.seams.stand.JvmProcess;
+import dev.seams.stand.InboxProcess;
+import dev.seams.stand.InboxProcess.Run;
 import dev.seams.stand.KeyCounts;
-import dev.seams.stand.Pipeline;
+import dev.seams.stand.OrderChanges;
+import dev.seams.stand.OrderChanges.Change;
+import dev.seams.stand.OrderLoad;
 import dev.seams.stand.Reconciliation;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
-import dev.seams.stand.Totals;
-import java.math.BigDecimal;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.DoubleSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -42,362 +34,302 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Exactly-once into a transactional database (claim B4; seed 001, the processed-keys pattern):
- * {@code seams inbox} runs as its own JVM over a load of {@value #LOAD_ORDERS} orders and dies by
- * SIGKILL at a named point ({@link CrashPoint}) three times, at about 10/50/90% of the load
- * ({@link FaultSchedule}); each time it is restarted, and at the end the ledger must hold every order
- * exactly once — counted per order_id against the loaded ids — and match PostgreSQL per customer,
- * with the keys table never above its bound. The same crashes with {@code --mode plain} are the
- * unprotected twin. A last test measures the limit: a redelivery that reaches further back than the
- * keys window lets duplicates through.
+ * Exactly-once into a transactional database (claim B4; seed 001, the processed-keys pattern, with
+ * the offsets stored in the same transaction). {@code seams inbox} runs as its own JVM over a
+ * deterministic mixed load ({@link OrderLoad.Mix#REAL}: inserts, amount updates, moves, deletes),
+ * applied once per JVM; every test reads only that load — from the offsets taken before it, the
+ * orders above the id watermark taken before it ({@link OrderChanges}) — whatever other claims left
+ * in {@code orders.events}. "Applied once" is counted per change (order id, source LSN, op) against
+ * the load's changes as {@code orders.events} holds them, and the ledger's state is reconciled with
+ * PostgreSQL per order and per customer ({@link Reconciliation}).
  *
- * <p>Every run has its own schema in database {@value LedgerDb#DATABASE} and its own consumer
- * group, positioned at the first offsets of the load, and is compared with exactly the orders it
- * seeded.
+ * <ul>
+ *   <li>{@code B4[<window>]}: SIGKILL at each {@link CrashPoint}, at 10/50/90 % of the load, each
+ *       crash proven; after the DB commit the unprotected twin ({@code --mode plain}) is the negative control;</li>
+ *   <li>{@code B4[upstream re-send]}: the newest changes by source LSN, as many as the keys window holds,
+ *       re-sent at new offsets (what Debezium re-sends after a Connect crash) — all skipped; the twin
+ *       duplicates them;</li>
+ *   <li>{@code B4[window]}: a Kafka rewind of the whole load applies nothing; a re-send twice as deep as
+ *       the keys window writes exactly the changes older than the window again (the documented limit);</li>
+ *   <li>{@code B4[order-id key]}: the seed's order-id key swallows updates (negative control).</li>
+ * </ul>
+ * Re-sends go to a byte-for-byte copy of the load in a topic of the test's own, so ds-streams and
+ * the claims that read {@code orders.events} never see them.
  */
 @ExtendWith(StandContext.Resolver.class)
 class InboxIT {
 
-    private static final int LOAD_ORDERS = 5_000;
+    private static final int LOAD_CHANGES = 3_000;
     private static final int CUSTOMERS = 5;
-    private static final long LOAD_SEED = 6_001;
+    private static final long LOAD_SEED = 4_004;
+    private static final int LOAD_BATCH = 50;
     private static final int COMMIT_SIZE = 100;
     private static final int KEEP_FACTOR = 3;
     private static final int KEEP = COMMIT_SIZE * KEEP_FACTOR;
-    private static final double[] KILL_AT = {0.1, 0.5, 0.9};
-    private static final Duration RUN_TIMEOUT = Duration.ofMinutes(3);
-    private static final Pattern TXID = Pattern.compile(" txid=(\\d+)");
-    private static final Pattern ROWS = Pattern.compile(" rows=(\\d+)");
-    private static final Pattern SKIPPED = Pattern.compile("inbox: poll \\d+ skipped (\\d+) already-processed");
-    private static final Pattern SUMMARY_SKIPPED = Pattern.compile(" skipped=(\\d+) ");
-    private static final List<String> KILL_COLUMNS = List.of("kill", "target", "progress before", "progress after (committed offsets)",
-            "polls", "exit status", "last line", "txid_status", "records in DB beyond the Kafka offset");
+    private static final double[] CRASH_AT = {0.1, 0.5, 0.9};
 
-    private static Load load;
+    private static final NavigableSet<Long> EMPTY = Collections.emptyNavigableSet();
 
-    /** The orders every B4 test consumes: seeded once, read by each test's groups from {@code start}. */
-    private record Load(Map<TopicPartition, Long> start, List<Long> ids) {
-
-        long startSum() {
-            return sum(start);
-        }
-    }
-
-    /** One kill: what the test measured right after the process died. */
-    private record Kill(double progress, long polls, int exit, String lastLine, String txStatus, long rowsInFlight,
-                        long recordsAhead, long skipped) {
-    }
-
-    /** A mode's crash-and-recover run over the load; {@code rows} are the ledger rows of the loaded orders. */
-    private record CrashedRun(InboxMode mode, List<Shot<Kill>> kills, int finalExit, String summary, long skipped,
-                              long keysMax, long keysSamples, long keysErrors, long keysFinal,
-                              List<OrderSeeder.Order> rows, long otherRows) {
-
-        long recordsAhead() {
-            return kills.stream().mapToLong(k -> k.result().recordsAhead()).sum();
-        }
-
-        long rowsInFlight() {
-            return kills.stream().mapToLong(k -> k.result().rowsInFlight()).sum();
-        }
-
-        List<List<Object>> killRows() {
-            return kills.stream().map(s -> List.<Object>of(s.number(), FaultSchedule.percent(s.target()),
-                    FaultSchedule.percent(s.progress()), FaultSchedule.percent(s.result().progress()), s.result().polls(),
-                    s.result().exit(), s.result().lastLine(), s.result().txStatus(), s.result().recordsAhead())).toList();
-        }
-    }
+    private static OrderChanges load;
+    private static String loadMix;
 
     @ParameterizedTest(name = "{0}")
     @EnumSource(CrashPoint.class)
-    @Claim(id = "B4", title = "Exactly-once into a transactional database", exercises = {"inbox/InboxSink", "inbox/InboxStore",
-            "inbox/MessageKeys", "inbox/CrashSwitch"})
-    void b4ExactlyOnceIntoPostgres(CrashPoint point, ClaimEvidence e, StandContext s) {
-        Load load = load(s);
-        CrashedRun inbox = crashAndRecover(s, load, point, InboxMode.INBOX);
-        CrashedRun plain = crashAndRecover(s, load, point, InboxMode.PLAIN);
+    @Claim(id = "B4", title = "Exactly-once into a transactional database: SIGKILL in the window, 3 times, mixed load",
+            exercises = {"inbox/InboxSink", "inbox/PollWriter", "inbox/OffsetStore", "inbox/InboxStore", "inbox/CrashSwitch"})
+    void b4CrashWindows(CrashPoint point, ClaimEvidence e, StandContext s) {
+        OrderChanges load = load(s, e);
+        Recovery inbox = InboxCrashes.crashAndRecover(s, load, point, InboxMode.INBOX, COMMIT_SIZE, KEEP_FACTOR, CRASH_AT);
 
-        Map<Long, OrderSeeder.Order> truth = new TreeMap<>(s.pg().orders());
-        truth.keySet().retainAll(load.ids());
-        KeyCounts<Long> inboxRows = KeyCounts.of(load.ids(), inbox.rows().stream().map(OrderSeeder.Order::orderId).toList());
-        KeyCounts<Long> plainRows = KeyCounts.of(load.ids(), plain.rows().stream().map(OrderSeeder.Order::orderId).toList());
-        Reconciliation byOrder = Reconciliation.orders(truth, inbox.rows());
-        Reconciliation byCustomer = Reconciliation.customers(perCustomer(truth.values()), perCustomer(inbox.rows()));
-        Reconciliation twinByOrder = Reconciliation.orders(truth, plain.rows());
-
-        e.figure("orders_loaded", load.ids().size());
-        e.figure("commit_size", COMMIT_SIZE);
-        e.figure("keep_factor", KEEP_FACTOR);
-        e.figure("kills", inbox.kills().size());
-        e.figure("pg_orders", truth.size());
-        e.figure("final_summary", inbox.summary());
-        e.check("final_exit_status", inbox.finalExit()).isZero("the last inbox run ends by itself, cleanly");
-        e.check("ledger_rows", inbox.rows().size()).isEqualTo(truth.size(), "ledger rows of the loaded orders vs PG orders");
-        e.check("ledger_duplicate_rows", inboxRows.excess()).isZero("rows beyond one per loaded order_id (counted per key)");
-        e.figure("ledger_rows_of_other_orders", inbox.otherRows());
-        e.figure("records_in_db_beyond_kafka_offset_at_kills", inbox.recordsAhead());
-        e.check("redeliveries_skipped_by_keys_table", inbox.skipped()).isEqualTo(inbox.recordsAhead(),
-                "redelivered records the keys table skipped = records in the DB beyond the offsets at the kills");
-        e.check("keys_table_samples", inbox.keysSamples()).isPositive("keys table sizes sampled while the runs went on");
-        e.figure("keys_table_failed_samples", inbox.keysErrors());
-        e.check("keys_table_max_observed", inbox.keysMax()).isAtMost(KEEP, "the keys table never grows above keep-factor x commit-size");
-        e.check("keys_table_final", inbox.keysFinal()).isEqualTo(KEEP, "the keys table after the whole load holds exactly its bound");
-        byOrder.and(byCustomer).record(e, "PostgreSQL vs order_ledger (mode inbox), the loaded orders");
-
-        e.figure("plain_final_summary", plain.summary());
-        e.check("plain_final_exit_status", plain.finalExit()).isZero("the last plain run ends by itself, cleanly");
-        e.figure("plain_ledger_rows", plain.rows().size());
-        e.figure("plain_records_in_db_beyond_kafka_offset_at_kills", plain.recordsAhead());
-        e.check("plain_lost_orders", plainRows.missing()).isZero("loaded orders missing from the plain twin's ledger");
+        recordCrashes(e, "inbox", inbox);
+        e.figure("final_summary", inbox.last().summary());
+        e.check("final_exit_status", inbox.last().exit()).isZero("the last run ends by itself, cleanly");
+        recordAppliedOnce(e, s, load, inbox.db(), "order_ledger (mode inbox)");
+        recordKeysBound(e, inbox.keysMax(), inbox.keysSamples());
+        e.check("records_polled_below_stored_offsets", inbox.belowStoredOffsets()).isZero(
+                "no run fetched a record the database already had: each resumed at its stored offsets");
+        e.check("changes_skipped_as_processed", inbox.resentSkipped()).isZero(
+                "nothing was re-sent here: a change taken for a repeat would be a swallowed update");
+        e.check("restarts_resumed_at_db_offsets", inbox.restartsAtStoredOffsets()).isEqualTo(inbox.restarts().size(),
+                "every restart sought each partition to the offset the database stored, not Kafka's");
+        e.table("Restarts: where the database's offsets stood and where the restart resumed",
+                List.of("restart", "stored in the DB", "resumed at (logged)"), IntStream.range(0, inbox.restarts().size())
+                        .mapToObj(i -> List.<Object>of(i + 1, inbox.restarts().get(i).stored(), inbox.restarts().get(i).resumedAt())).toList());
         switch (point) {
-            case AFTER_DB_COMMIT -> {
-                e.negativeControl("plain_duplicate_rows", plainRows.excess(), Anomaly.DUPLICATE,
-                        "the plain twin, killed in the same window, inserts the redelivered records again");
-                e.check("plain_duplicate_orders", twinByOrder.duplicate()).isEqualTo(plain.recordsAhead(),
-                        "one duplicated order per record that was in the DB beyond the Kafka offsets");
+            case AFTER_DB_COMMIT -> afterDbCommitTwin(e, s, load, inbox);
+            case MID_TRANSACTION -> {
+                e.check("records_beyond_kafka_offsets_at_crashes", inbox.beyondKafka()).isZero(
+                        "the killed transaction rolled back: nothing of it is in the ledger");
+                e.note("Killed inside the open database transaction, its ledger rows, keys and offsets written and not "
+                        + "committed (the crash line's rows=, txid_status aborted): PostgreSQL rolled it back and the restart "
+                        + "applied the poll once. No negative control here: the at-least-once twin writes in a transaction "
+                        + "too and cannot duplicate in this window; the detectors are proven by B4[after-db-commit], "
+                        + "B4[upstream re-send], B4[window] and B4[order-id key].");
             }
-            case MID_TRANSACTION, AFTER_OFFSET_COMMIT -> {
-                e.check("records_in_db_beyond_kafka_offset_at_kills", inbox.recordsAhead()).isZero(
-                        "no record committed in the DB beyond Kafka's offsets at a " + point + " kill");
-                e.check("plain_records_in_db_beyond_kafka_offset_at_kills", plain.recordsAhead()).isZero(
-                        "the same for the plain twin");
-                e.check("plain_duplicate_rows", plainRows.excess()).isZero("this window cannot duplicate in either mode");
+            case AFTER_OFFSET_COMMIT -> {
+                e.check("records_beyond_kafka_offsets_at_crashes", inbox.beyondKafka()).isZero(
+                        "both commits landed before the kill (the proof of this window)");
+                e.note("Killed after both commits: Kafka's offsets equal the database's (nothing beyond them, proven per "
+                        + "crash), the restart continues where both point. No negative control here: no at-least-once sink "
+                        + "duplicates in this window; the detectors are proven by the other B4 entries.");
             }
         }
-        e.figure("rows_in_flight_at_kills", inbox.rowsInFlight());
-        e.table("Kills of the inbox sink (mode inbox)", KILL_COLUMNS, inbox.killRows());
-        e.table("Kills of the unprotected twin (mode plain)", KILL_COLUMNS, plain.killRows());
-        e.table("Ledger vs PostgreSQL, per order_id", List.of("mode", "ledger rows", "PG orders", "duplicate rows",
-                        "orders duplicated", "orders lost", "keys table max"),
-                List.of(List.of("inbox", inbox.rows().size(), truth.size(), inboxRows.excess(), byOrder.duplicate(), byOrder.lost(), inbox.keysMax()),
-                        List.of("plain", plain.rows().size(), truth.size(), plainRows.excess(), twinByOrder.duplicate(), twinByOrder.lost(), "-")));
-        e.note(switch (point) {
-            case AFTER_DB_COMMIT -> "Killed after the database commit and before the offset commit: "
-                    + inbox.recordsAhead() + " records were in the ledger beyond Kafka's committed offsets and were "
-                    + "redelivered; the keys table recognised " + inbox.skipped() + " of them and the ledger has "
-                    + inboxRows.excess() + " duplicate rows. The plain twin, killed the same way, inserted "
-                    + plainRows.excess() + " duplicate rows.";
-            case MID_TRANSACTION -> "Killed inside the open database transaction, with " + inbox.rowsInFlight() + " ledger rows "
-                    + "(plus their keys and the trim) written and not committed: PostgreSQL aborted it (txid_status), nothing "
-                    + "was beyond Kafka's offsets, and the restart inserted those records once — rows and keys roll back "
-                    + "together, so nothing is lost. This window cannot duplicate in either mode (the plain twin writes in a "
-                    + "transaction too: " + plainRows.excess() + " duplicate rows), so the twin is no negative control here; "
-                    + "the keys table's detector is proven by B4[after-db-commit] and B4[window].";
-            case AFTER_OFFSET_COMMIT -> "Killed after both commits: nothing is redelivered, in either mode (twin: "
-                    + plainRows.excess() + " duplicate rows); the restart continues where the offsets point. The twin is "
-                    + "no negative control here; the keys table's detector is proven by B4[after-db-commit] and B4[window].";
-        });
+    }
+
+    /** After the DB commit: Kafka is behind the database; the inbox resumes at the database's offsets, the twin does not. */
+    private static void afterDbCommitTwin(ClaimEvidence e, StandContext s, OrderChanges load, Recovery inbox) {
+        e.check("records_beyond_kafka_offsets_at_crashes", inbox.beyondKafka()).isPositive(
+                "Kafka's committed offsets were behind the database's at the crashes (proven per crash)");
+        Recovery plain = InboxCrashes.crashAndRecover(s, load, CrashPoint.AFTER_DB_COMMIT, InboxMode.PLAIN, COMMIT_SIZE,
+                KEEP_FACTOR, CRASH_AT);
+        recordCrashes(e, "plain", plain);
+        KeyCounts<Change> twin = KeyCounts.of(load.changes(), plain.db().changes(load.orderIds()));
+        e.figure("plain_final_summary", plain.last().summary());
+        e.figure("plain_records_beyond_kafka_offsets_at_crashes", plain.beyondKafka());
+        e.negativeControl("plain_duplicate_changes", twin.excess(), Anomaly.DUPLICATE,
+                "the at-least-once twin, killed in the same window at the same points, applies those records again");
+        e.check("plain_duplicates_vs_records_beyond_kafka", twin.excess()).isEqualTo(plain.beyondKafka(),
+                "one duplicate change per record that was in its ledger beyond Kafka's committed offsets at a crash");
+        e.check("plain_lost_changes", twin.missing()).isZero("the twin loses nothing either");
+        e.note("Killed after the database commit and before the Kafka offset commit: " + inbox.beyondKafka() + " records "
+                + "were in the ledger beyond Kafka's committed offsets at the three crashes. Each restart sought every "
+                + "partition to the offsets stored in the same transaction as the ledger rows (restarts table), fetched "
+                + inbox.belowStoredOffsets() + " records below them and wrote no change twice. The plain twin, killed at "
+                + "the same points, resumed at Kafka's offsets and wrote " + twin.excess() + " duplicate changes.");
     }
 
     @Test
-    @Claim(id = "B4", variant = "window", title = "Exactly-once into a transactional database: the keys window",
-            exercises = {"inbox/InboxSink", "inbox/InboxStore"})
-    void b4KeysWindowLimit(ClaimEvidence e, StandContext s) {
-        Load load = load(s);
-        Topics topics = s.topics();
-        LedgerDb db = LedgerDb.fresh(s.stand(), "b4_window", Stand.ORDERS_EVENTS);
-        String group = "ds-inbox-window";
-        topics.resetGroup(group, load.start());
+    @Claim(id = "B4", variant = "upstream re-send", title = "Exactly-once into a transactional database: changes re-sent at new offsets",
+            exercises = {"inbox/PollWriter", "inbox/InboxStore", "inbox/ChangeKeys"})
+    void b4UpstreamResend(ClaimEvidence e, StandContext s) {
+        try (OnCopy c = OnCopy.cleanRun(s, e, "resend")) {
+            Map<Integer, NavigableSet<Long>> window = c.db().windowPositions();
+            List<ConsumerRecord<byte[], byte[]>> resent = c.copy().newest(KEEP);   // what Debezium re-sends: a suffix by LSN
+            long outside = resent.stream().filter(r -> !window.getOrDefault(r.partition(), EMPTY).contains(r.offset())).count();
+            OrderChanges.resend(s.stand(), c.copy().topic(), resent);
+            Run after = c.inbox().run("inbox-resend-within");
+            LedgerDb twinDb = LedgerDb.fresh(s.stand(), "b4_resend_plain", c.copy().topic());
+            Run twin = process(s, twinDb, c.copy().topic(), "ds-inbox-resend-plain", InboxMode.PLAIN, false).run("inbox-resend-plain");
+            long twinDuplicates = KeyCounts.of(c.copy().changes(), twinDb.changes(c.copy().orderIds())).excess();
 
-        Finished clean = runToEnd(s, db, group, InboxMode.INBOX, "inbox-window-clean");
-        Map<TopicPartition, Long> end = topics.committed(group, Stand.ORDERS_EVENTS);
-        long rowsClean = db.ledgerRows(load.ids()).size();
-
-        // 1. a redelivery within the window: each partition rewound to its oldest offset still in the keys table
-        Map<TopicPartition, Long> within = new HashMap<>(end);
-        for (long[] position : db.windowPositions()) {
-            within.merge(new TopicPartition(Stand.ORDERS_EVENTS, (int) position[0]), position[1], Math::min);
+            e.check("resent_records", resent.size()).isEqualTo(KEEP, "the newest keep-factor x commit-size changes by source LSN re-sent");
+            e.check("resent_records_outside_window", outside).isZero("the keys table holds the keys of exactly those changes");
+            e.figure("resend_run", after.summary());
+            e.check("resend_run_exit_status", after.exit()).isZero("the run ends by itself");
+            e.check("resend_run_records", after.count("records")).isEqualTo(resent.size(), "the re-sent records were read, at new offsets");
+            e.check("resend_run_skipped", after.count("skipped")).isEqualTo(resent.size(), "every re-sent change recognised by its key and skipped");
+            e.check("resend_run_inserted", after.count("inserted")).isZero("no ledger row written for a re-sent change");
+            recordAppliedOnce(e, s, c.copy(), c.db(), "order_ledger after the re-send");
+            c.recordKeysBound(e);
+            e.figure("plain_twin_run", twin.summary());
+            e.negativeControl("plain_duplicate_changes", twinDuplicates, Anomaly.DUPLICATE,
+                    "the plain twin reading the same topic writes the re-sent changes again");
+            e.check("plain_duplicates_vs_resent", twinDuplicates).isEqualTo(resent.size(), "one duplicate change per re-sent record");
+            e.note("Debezium re-sends changes at new offsets after a Connect crash (B3); stored offsets cannot tell them from "
+                    + "new changes. Debezium re-sends a suffix of the changes by source LSN: the newest " + resent.size()
+                    + " changes by LSN (as many as the keys window holds) were re-sent, byte for byte, into a copy of the "
+                    + "load whichever partitions they were in: the keys table recognised " + after.count("skipped")
+                    + " of them; the plain twin wrote " + twinDuplicates + " again.");
         }
-        long depthWithin = sum(end) - sum(within);
-        topics.resetGroup(group, within);
-        Finished inside = runToEnd(s, db, group, InboxMode.INBOX, "inbox-window-within");
-        long duplicatesWithin = duplicateRows(db, load);
-
-        // 2. a redelivery twice as deep as the window
-        Map<TopicPartition, Long> beyond = new HashMap<>();
-        long perPartition = (2L * KEEP + end.size() - 1) / end.size();
-        end.forEach((tp, offset) -> beyond.put(tp, Math.max(load.start().get(tp), offset - perPartition)));
-        long depthBeyond = sum(end) - sum(beyond);
-        topics.resetGroup(group, beyond);
-        Finished outside = runToEnd(s, db, group, InboxMode.INBOX, "inbox-window-beyond");
-        long duplicatesBeyond = duplicateRows(db, load) - duplicatesWithin;
-
-        e.figure("keys_window", KEEP);
-        e.figure("clean_run", clean.summary());
-        e.check("clean_run_exit_status", clean.exit()).isZero("the clean run ends by itself");
-        e.check("ledger_rows_after_clean_run", rowsClean).isEqualTo(load.ids().size(), "one ledger row per loaded order");
-        e.check("redelivery_within_window_records", depthWithin).isAtMost(KEEP, "the first redelivery fits the keys window");
-        if (depthWithin == 0) {
-            e.unverified("the redelivery within the window was empty: no record to recognise");
-        }
-        e.check("redelivery_within_window_skipped", inside.skipped()).isEqualTo(depthWithin, "every record of a redelivery within the window is skipped");
-        e.anomaly(Anomaly.DUPLICATE, e.figure("redelivery_within_window_duplicates", duplicatesWithin));
-        e.check("redelivery_beyond_window_records", depthBeyond).isGreaterThan(KEEP, "the second redelivery reaches past the keys window");
-        e.figure("redelivery_beyond_window_skipped", outside.skipped());
-        e.negativeControl("redelivery_beyond_window_duplicates", duplicatesBeyond, Anomaly.DUPLICATE,
-                "a redelivery deeper than the keys window lets duplicates through (counted per order_id)");
-        e.check("beyond_window_duplicates_vs_unrecognised_records", duplicatesBeyond).isEqualTo(depthBeyond - outside.skipped(),
-                "duplicate rows = redelivered records the keys table did not recognise");
-        e.check("beyond_window_duplicates_vs_depth_minus_window", duplicatesBeyond).isAtLeast(depthBeyond - KEEP,
-                "at least depth - window duplicates get through");
-        e.check("keys_table_final", db.keysCount()).isEqualTo(KEEP, "the keys table stays at its bound");
-        e.table("Redelivery depth vs the keys window (" + KEEP + " keys = keep-factor " + KEEP_FACTOR + " x commit-size "
-                        + COMMIT_SIZE + ")", List.of("redelivery", "records redelivered", "skipped by the keys table",
-                        "duplicate rows let through"),
-                List.of(List.of("within the window", depthWithin, inside.skipped(), duplicatesWithin),
-                        List.of("twice the window", depthBeyond, outside.skipped(), duplicatesBeyond)));
-        e.note("The keys table only remembers the newest " + KEEP + " keys. A redelivery of " + depthWithin
-                + " records that stays inside them is skipped completely; one of " + depthBeyond + " records lets "
-                + duplicatesBeyond + " duplicate rows through: the records older than the window are new to it, and "
-                + "their keys push the window's keys out before the newer redelivered records arrive. The window "
-                + "(keep-factor x commit-size) must exceed the largest redelivery the deployment can produce.");
     }
 
-    /** Seeds the load once per JVM and waits until Debezium published it. */
-    private static synchronized Load load(StandContext s) {
-        if (load == null) {
-            Map<TopicPartition, Long> start = s.topics().endOffsets(Stand.ORDERS_EVENTS);
-            List<OrderSeeder.Order> seeded = s.pg().seed(LOAD_ORDERS, CUSTOMERS, LOAD_SEED);
-            Pipeline.awaitOrdersEvents(s.stand(), sum(start) + seeded.size());
-            load = new Load(Map.copyOf(start), seeded.stream().map(OrderSeeder.Order::orderId).toList());
+    @Test
+    @Claim(id = "B4", variant = "window", title = "Exactly-once into a transactional database: the keys window bounds re-sends, not redeliveries",
+            exercises = {"inbox/InboxSink", "inbox/OffsetStore", "inbox/InboxStore"})
+    void b4KeysWindow(ClaimEvidence e, StandContext s) {
+        try (OnCopy c = OnCopy.cleanRun(s, e, "window")) {
+            s.topics().resetGroup(c.inbox().group(), c.copy().start());   // a Kafka redelivery of the whole load
+            Run rewound = c.inbox().run("inbox-window-kafka-rewind");
+            long duplicatesAfterRewind = KeyCounts.of(c.copy().changes(), c.db().changes(c.copy().orderIds())).excess();
+            List<ConsumerRecord<byte[], byte[]>> deep = c.copy().newest(2 * KEEP);   // an upstream re-send twice as deep as the window
+            OrderChanges.resend(s.stand(), c.copy().topic(), deep);
+            Run after = c.inbox().run("inbox-window-deep-resend");
+            KeyCounts<Change> changes = KeyCounts.of(c.copy().changes(), c.db().changes(c.copy().orderIds()));
+            long duplicates = changes.excess() - duplicatesAfterRewind;
+
+            e.check("kafka_rewind_depth", c.copy().size()).isGreaterThan(KEEP, "the group's Kafka offsets rewound to the load's start, far deeper than the window");
+            e.figure("kafka_rewind_run", rewound.summary());
+            e.check("kafka_rewind_records_read", rewound.count("records")).isZero("the restart resumed at the database's offsets, not Kafka's");
+            e.anomaly(Anomaly.DUPLICATE, e.figure("kafka_rewind_duplicate_changes", duplicatesAfterRewind));
+            e.check("deep_resend_records", deep.size()).isGreaterThan(KEEP, "the upstream re-send reaches past the keys window");
+            e.figure("deep_resend_run", after.summary());
+            e.negativeControl("deep_resend_duplicate_changes", duplicates, Anomaly.DUPLICATE,
+                    "a re-send deeper than the keys window lets duplicates through (the documented limit)");
+            e.check("deep_resend_duplicates_vs_unrecognised", duplicates).isEqualTo(deep.size() - after.count("skipped"),
+                    "duplicate changes = re-sent changes the keys table did not recognise");
+            e.check("deep_resend_duplicates_vs_depth_minus_window", duplicates).isEqualTo(deep.size() - KEEP,
+                    "only the re-sent changes older than the window's are written again; the window's own are recognised");
+            e.check("deep_resend_lost_changes", changes.missing()).isZero("nothing lost");
+            recordState(e, s, c.copy(), c.db(), "order_ledger_state after the deep re-send (duplicates carry their LSN)");
+            c.recordKeysBound(e);
+            e.table("Depth vs the keys window (" + KEEP + " keys = keep-factor " + KEEP_FACTOR + " x commit-size " + COMMIT_SIZE + ")",
+                    List.of("redelivery", "records", "skipped", "duplicate changes written"),
+                    List.of(List.of("Kafka rewind to the load's start", c.copy().size(), rewound.count("records"), duplicatesAfterRewind),
+                            List.of("upstream re-send, twice the window", deep.size(), after.count("skipped"), duplicates)));
+            e.note("Kafka redeliveries are excluded by the offsets stored in the database whatever their depth: rewinding the "
+                    + "group's Kafka offsets by the whole load (" + c.copy().size() + " records) made the restart read nothing. "
+                    + "An upstream re-send at new offsets is caught only inside the keys window: of " + deep.size() + " re-sent "
+                    + "changes (the newest by LSN, as Debezium re-sends), " + after.count("skipped") + " were recognised and "
+                    + duplicates + " — those older than the window's newest " + KEEP + " — written again. The duplicates "
+                    + "carry their LSN, so the per-order state stays equal to PG; size --keep-factor for the deepest re-send "
+                    + "possible.");
         }
-        return load;
     }
 
     /**
-     * Kills the sink at {@code point} at each {@link #KILL_AT} share of the load (the process is armed
-     * to die at the poll that reaches it), restarting it each time, then lets a last run drain the
-     * rest, and reads what the ledger holds.
-     *
-     * @throws FaultNotObservedException if a kill did not happen at the point (exit status, last
-     *                                   line, transaction status, no row in the aborted transaction,
-     *                                   or, after the DB commit, no record in the DB beyond the Kafka offset)
+     * A byte-for-byte copy of the load in a topic of its own ({@code b4.<name>.orders.events}), a fresh
+     * target, the inbox sink on it after one clean run over the copy, and the keys table sampled until closed.
      */
-    private static CrashedRun crashAndRecover(StandContext s, Load load, CrashPoint point, InboxMode mode) {
-        String tag = point.name().toLowerCase(Locale.ROOT) + "_" + mode.cliName();
-        LedgerDb db = LedgerDb.fresh(s.stand(), "b4_" + tag, Stand.ORDERS_EVENTS);
-        String group = (mode == InboxMode.INBOX ? "ds-inbox-" : "ds-inbox-plain-") + point.cliName();
-        Topics topics = s.topics();
-        topics.resetGroup(group, load.start());
-        DoubleSupplier progress = () ->
-                (sum(topics.committed(group, Stand.ORDERS_EVENTS)) - load.startSum()) / (double) load.ids().size();
-        try (LedgerDb.KeysSampler keys = db.sampleKeys(Duration.ofMillis(25))) {
-            List<Shot<Kill>> kills = FaultSchedule.atProgress(progress, KILL_AT).drive(target -> {
-                long done = sum(topics.committed(group, Stand.ORDERS_EVENTS)) - load.startSum();
-                long polls = Math.max(1, (long) Math.ceil((target * load.ids().size() - done) / COMMIT_SIZE));
-                String name = "inbox-" + tag.replace('_', '-') + "-kill-" + Math.round(target * 100);
-                JvmProcess process = inbox(s, db, group, mode, name,
-                        List.of("--crash-at", point.cliName(), "--crash-after-polls", Long.toString(polls)));
-                process.start();
-                int exit = process.awaitExit(RUN_TIMEOUT);
-                return proveKill(db, topics, group, point, mode, progress, polls, exit, process.output());
-            });
-            Finished last = runToEnd(s, db, group, mode, "inbox-" + tag.replace('_', '-') + "-final");
-            long skipped = last.skipped() + kills.stream().mapToLong(k -> k.result().skipped()).sum();
-            List<OrderSeeder.Order> rows = db.ledgerRows(load.ids());
-            return new CrashedRun(mode, kills, last.exit(), last.summary(), skipped, keys.max(), keys.samples(), keys.errors(),
-                    db.keysCount(), rows, db.ledgerCount() - rows.size());
+    private record OnCopy(OrderChanges copy, LedgerDb db, InboxProcess inbox, KeysSampler keys) implements AutoCloseable {
+
+        static OnCopy cleanRun(StandContext s, ClaimEvidence e, String name) {
+            OrderChanges copy = load(s, e).copyTo(s.stand(), "b4." + name + ".orders.events");
+            LedgerDb db = LedgerDb.fresh(s.stand(), "b4_" + name, copy.topic());
+            OnCopy c = new OnCopy(copy, db, process(s, db, copy.topic(), "ds-inbox-" + name, InboxMode.INBOX, false),
+                    db.sampleKeys(InboxCrashes.KEYS_SAMPLING));
+            Run clean = c.inbox().run("inbox-" + name + "-clean");
+            e.figure("clean_run", clean.summary());
+            e.check("clean_run_inserted", clean.count("inserted")).isEqualTo(copy.size(), "the copy of the load, once");
+            return c;
+        }
+
+        void recordKeysBound(ClaimEvidence e) {
+            InboxIT.recordKeysBound(e, keys.max(), keys.samples());
+        }
+
+        @Override
+        public void close() {
+            keys.close();
         }
     }
 
-    /** Reads what one armed run left behind and proves it died at its point, or throws {@link FaultNotObservedException}. */
-    private static Kill proveKill(LedgerDb db, Topics topics, String group, CrashPoint point, InboxMode mode,
-                                  DoubleSupplier progress, long polls, int exit, String output) {
-        String lastLine = lastLine(output);
-        if (exit != CrashSwitch.SIGKILL_EXIT || !lastLine.startsWith(CrashSwitch.LINE_PREFIX + point.cliName() + ":")) {
-            throw new FaultNotObservedException("the " + mode.cliName() + " sink armed to crash at " + point
-                    + " (poll " + polls + ") exited with " + exit + ", last line: " + lastLine);
+    @Test
+    @Claim(id = "B4", variant = "order-id key", title = "Exactly-once into a transactional database: a key naming the order swallows updates",
+            exercises = {"inbox/ChangeKeys", "inbox/PollBatch"})
+    void b4OrderIdKey(ClaimEvidence e, StandContext s) {
+        OrderChanges load = load(s, e);
+        LedgerDb byChange = runOnce(s, load, "b4_key_change", false);
+        LedgerDb byOrder = runOnce(s, load, "b4_key_order", true);
+
+        recordAppliedOnce(e, s, load, byChange, "order_ledger keyed by change (the product)");
+        Set<Change> kept = new HashSet<>(byOrder.changes(load.orderIds()));
+        Map<String, Long> swallowed = load.changes().stream().filter(c -> !kept.contains(c))
+                .collect(Collectors.groupingBy(c -> String.valueOf(c.op()), TreeMap::new, Collectors.counting()));
+        Reconciliation control = Reconciliation.orders(load.truthOrders(s.stand()), byOrder.latestOrders(load.orderIds()));
+        e.figure("order_id_key_swallowed_by_op", swallowed);
+        e.negativeControl("order_id_key_updates_swallowed", swallowed.getOrDefault("u", 0L), Anomaly.WRONG_VALUE,
+                "keyed by the order id, an UPDATE inside the keys window is taken for a repeat of its INSERT");
+        e.negativeControl("order_id_key_orders_differing_from_pg", control.differences().size(), Anomaly.WRONG_VALUE,
+                "the ledger's state of those orders differs from PostgreSQL");
+        e.table("Orders the order-id key got wrong (first 10 of " + control.differences().size() + ")", Reconciliation.DIFFERENCE_COLUMNS,
+                control.differences().stream().limit(10).map(Reconciliation.Difference::cells).toList());
+        e.note("The same load, the same sink, keyed by the order id as the seed does: changes of an order whose previous "
+                + "change was still among the newest " + KEEP + " keys were skipped as repeats (" + swallowed + " by op), "
+                + "and " + control.differences().size() + " orders read differently from PostgreSQL. Keyed by change "
+                + "(order id + LSN + op), the ledger holds every change once and equals PG.");
+    }
+
+    /** One clean run of the inbox sink over the load, on a fresh target; @return the target */
+    private static LedgerDb runOnce(StandContext s, OrderChanges load, String schema, boolean keyByOrderId) {
+        LedgerDb db = LedgerDb.fresh(s.stand(), schema, load.topic());
+        InboxProcess inbox = process(s, db, load.topic(), "ds-inbox-" + schema.replace('_', '-'), InboxMode.INBOX, keyByOrderId);
+        s.topics().resetGroup(inbox.group(), load.start());
+        inbox.run("inbox-" + schema.replace('_', '-'));
+        return db;
+    }
+
+    /** Every change of the load once in the ledger (per change against the load's), and its state equal to PG. */
+    private static void recordAppliedOnce(ClaimEvidence e, StandContext s, OrderChanges load, LedgerDb db, String what) {
+        KeyCounts<Change> changes = KeyCounts.of(load.changes(), db.changes(load.orderIds()));
+        e.figure("changes_of_the_load", changes.expectedKeys());
+        e.anomaly(Anomaly.DUPLICATE, e.figure("ledger_duplicate_changes", changes.excess()));
+        e.anomaly(Anomaly.LOST, e.figure("ledger_lost_changes", changes.missing()));
+        e.anomaly(Anomaly.WRONG_VALUE, e.figure("ledger_unexpected_changes", changes.unexpected()));
+        e.check("ledger_positions_written_twice", db.positionsWrittenTwice()).isZero("no record of the topic written twice");
+        recordState(e, s, load, db, what);
+    }
+
+    /** The ledger's per-order state and per-customer totals of the load's orders against PostgreSQL's. */
+    private static void recordState(ClaimEvidence e, StandContext s, OrderChanges load, LedgerDb db, String what) {
+        Reconciliation.orders(load.truthOrders(s.stand()), db.latestOrders(load.orderIds()))
+                .and(Reconciliation.customers(load.truthCustomers(s.stand()), db.customerTotals(load.orderIds())))
+                .record(e, "PostgreSQL vs " + what + ", the load's orders");
+    }
+
+    private static void recordKeysBound(ClaimEvidence e, long max, long samples) {
+        e.check("keys_table_samples", samples).isPositive("keys table sizes sampled while the runs went on");
+        e.check("keys_table_max_sampled", max).isAtMost(KEEP, "the keys table never above keep-factor x commit-size");
+    }
+
+    /** The crashes of one mode as a table; an unproven crash makes the entry UNVERIFIED. */
+    private static void recordCrashes(ClaimEvidence e, String mode, Recovery r) {
+        long proven = r.crashes().stream().filter(c -> c.result().proven()).count();
+        e.figure(mode + "_crashes_proven", proven + " of " + r.crashes().size());
+        r.crashes().stream().filter(c -> !c.result().proven())
+                .forEach(c -> e.unverified(mode + " crash " + c.label() + " did not hit its window: " + c.result().proof()));
+        e.table("SIGKILLs of the " + mode + " sink", InboxCrashes.COLUMNS, r.rows());
+    }
+
+    private static InboxProcess process(StandContext s, LedgerDb db, String topic, String group, InboxMode mode, boolean keyByOrderId) {
+        return InboxCrashes.process(s, db, topic, group, mode, COMMIT_SIZE, KEEP_FACTOR, keyByOrderId);
+    }
+
+    /** Applies the load once per JVM and waits until orders.events holds all of its changes. */
+    private static synchronized OrderChanges load(StandContext s, ClaimEvidence e) {
+        if (load == null) {
+            Stand stand = s.stand();
+            Map<TopicPartition, Long> start = s.topics().endOffsets(Stand.ORDERS_EVENTS);
+            long watermark = OrderChanges.orderIdWatermark(stand);
+            OrderLoad.Applied applied = OrderLoad.plan(LOAD_CHANGES, CUSTOMERS, LOAD_SEED, OrderLoad.Mix.REAL)
+                    .apply(stand, LOAD_BATCH, done -> { });
+            loadMix = applied.inserted() + " inserts, " + applied.updatedAmount() + " amount updates, " + applied.moved()
+                    + " moves, " + applied.deleted() + " deletes in PG transactions of " + LOAD_BATCH;
+            load = OrderChanges.awaitLoad(stand, start, watermark, applied.changes());
         }
-        Matcher txid = TXID.matcher(lastLine);
-        Matcher rows = ROWS.matcher(lastLine);
-        if (!txid.find() || !rows.find()) {
-            throw new FaultNotObservedException("the crash line names no transaction or rows: " + lastLine);
-        }
-        String status = awaitSettled(db, Long.parseLong(txid.group(1)));
-        Map<TopicPartition, Long> committed = topics.committed(group, Stand.ORDERS_EVENTS);
-        long ahead = db.recordsAheadOf(committed);
-        long inFlight = Long.parseLong(rows.group(1));
-        String expectedStatus = point == CrashPoint.MID_TRANSACTION ? "aborted" : "committed";
-        if (!expectedStatus.equals(status)) {
-            throw new FaultNotObservedException("the transaction of the " + point + " crash is " + status
-                    + ", expected " + expectedStatus + ": " + lastLine);
-        }
-        if (point == CrashPoint.MID_TRANSACTION && inFlight == 0) {
-            throw new FaultNotObservedException("the " + point + " crash hit a transaction with no ledger row: " + lastLine);
-        }
-        if (point == CrashPoint.AFTER_DB_COMMIT && ahead == 0) {
-            throw new FaultNotObservedException("after the " + point + " crash no record of the DB is beyond "
-                    + "the Kafka offsets " + committed + ": the window was not hit");
-        }
-        return new Kill(progress.getAsDouble(), polls, exit, lastLine, status, inFlight, ahead, skippedPerPoll(output));
-    }
-
-    /** A run that ended by itself: its exit status, summary line, and the records it skipped. */
-    private record Finished(int exit, String summary, long skipped) {
-    }
-
-    /** Runs the sink without a crash until it has been idle for 3 s. */
-    private static Finished runToEnd(StandContext s, LedgerDb db, String group, InboxMode mode, String name) {
-        JvmProcess process = inbox(s, db, group, mode, name, List.of());
-        process.start();
-        int exit = process.awaitExit(RUN_TIMEOUT);
-        String output = process.output();
-        String summary = output.lines().filter(l -> l.startsWith(InboxSummary.LINE_PREFIX)).reduce((a, b) -> b)
-                .orElse("no summary line, exit " + exit + ": " + lastLine(output));
-        Matcher skipped = SUMMARY_SKIPPED.matcher(summary);
-        return new Finished(exit, summary, skipped.find() ? Long.parseLong(skipped.group(1)) : -1);
-    }
-
-    private static JvmProcess inbox(StandContext s, LedgerDb db, String group, InboxMode mode, String name, List<String> extra) {
-        List<String> args = new ArrayList<>(List.of("inbox",
-                "--bootstrap-servers", s.stand().bootstrapServers(),
-                "--jdbc-url", db.jdbcUrl(), "--user", db.user(), "--password", db.password(),
-                "--group", group, "--instance-id", group + "-1", "--session-timeout", "10s",
-                "--mode", mode.cliName(),
-                "--commit-size", Integer.toString(COMMIT_SIZE), "--keep-factor", Integer.toString(KEEP_FACTOR),
-                "--until-idle", "3s"));
-        args.addAll(extra);
-        return new JvmProcess(name, "dev.seams.cli.SeamsCli", args, Project.root().resolve("target/stand-logs"));
-    }
-
-    /** Waits until PostgreSQL has ended the transaction (a killed client's open transaction is aborted). */
-    private static String awaitSettled(LedgerDb db, long txid) {
-        return await("txid " + txid + " ended").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
-                .until(() -> db.txidStatus(txid), status -> !"in progress".equals(status));
-    }
-
-    /** @return ledger rows beyond one per loaded order_id, counted per key */
-    private static long duplicateRows(LedgerDb db, Load load) {
-        return KeyCounts.of(load.ids(), db.ledgerRows(load.ids()).stream().map(OrderSeeder.Order::orderId).toList()).excess();
-    }
-
-    /** @return customer id → (orders, total) of the given order rows (duplicates counted) */
-    private static Map<Integer, Totals> perCustomer(Collection<OrderSeeder.Order> orders) {
-        Map<Integer, Long> counts = new TreeMap<>();
-        Map<Integer, BigDecimal> totals = new TreeMap<>();
-        for (OrderSeeder.Order o : orders) {
-            counts.merge(o.customerId(), 1L, Long::sum);
-            totals.merge(o.customerId(), o.amount(), BigDecimal::add);
-        }
-        Map<Integer, Totals> result = new TreeMap<>();
-        counts.forEach((c, n) -> result.put(c, new Totals(n, totals.get(c))));
-        return result;
-    }
-
-    private static long skippedPerPoll(String output) {
-        long skipped = 0;
-        Matcher m = SKIPPED.matcher(output);
-        while (m.find()) {
-            skipped += Long.parseLong(m.group(1));
-        }
-        return skipped;
-    }
-
-    private static String lastLine(String output) {
-        return output.lines().filter(l -> !l.isBlank()).reduce((a, b) -> b).orElse("");
-    }
-
-    private static long sum(Map<TopicPartition, Long> offsets) {
-        return offsets.values().stream().mapToLong(Long::longValue).sum();
+        e.figure("load", loadMix);
+        e.figure("load_orders", load.orderIds().size());
+        e.figure("commit_size", COMMIT_SIZE);
+        e.figure("keep_factor", KEEP_FACTOR);
+        return load;
     }
 }
