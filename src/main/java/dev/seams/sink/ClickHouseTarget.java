@@ -52,6 +52,11 @@ public record ClickHouseTarget(String endpoint, String user, String password, St
         return new ClickHouseTarget(endpoint, user, password, database, value);
     }
 
+    /** @return a copy bound to another database of the same server (e.g. scratch tables of a negative control) */
+    public ClickHouseTarget withDatabase(String value) {
+        return new ClickHouseTarget(endpoint, user, password, value, timeout);
+    }
+
     /**
      * Opens a client; the caller closes it.
      *

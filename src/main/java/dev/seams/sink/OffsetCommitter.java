@@ -3,6 +3,7 @@ package dev.seams.sink;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.CommitFailedException;
@@ -35,7 +36,14 @@ import org.slf4j.LoggerFactory;
  *   <li>anything else (e.g. {@code GroupAuthorizationException}, {@code FencedInstanceIdException}):
  *       {@link RunStoppedException} with {@link RunStoppedException.Stop#FATAL_KAFKA}.</li>
  * </ul>
- * Not thread-safe: used from the polling thread and its rebalance callbacks only.
+ * A poll that returns no record can still move the position: over a transaction's commit or abort
+ * marker, or over aborted records a read_committed consumer skips; so can a poll that returns
+ * records of other partitions. {@link #commitSkipped()} commits such positions, so at rest the
+ * group's committed offset is the log end and its lag 0 (G12) — whether or not the last batch's
+ * fetch happened to include the marker — and another member or {@code --until-caught-up} sees
+ * the group caught up (B12).
+ *
+ * <p>Not thread-safe: used from the polling thread and its rebalance callbacks only.
  */
 public final class OffsetCommitter {
 
@@ -61,6 +69,8 @@ public final class OffsetCommitter {
     private final Consumer<?, ?> consumer;
     private final Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
     private final Map<TopicPartition, Long> pendingRecords = new HashMap<>();
+    /** The offset each assigned partition was last committed at, by this run or (read once) by the group. */
+    private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
     private long errors;
     private long leftToNewOwner;
 
@@ -96,6 +106,50 @@ public final class OffsetCommitter {
         Set<TopicPartition> assigned = consumer.assignment();
         drop(pending.keySet().stream().filter(tp -> !assigned.contains(tp)).toList(), "no longer assigned");
         commitPending(Set.copyOf(pending.keySet()), true);
+    }
+
+    /**
+     * After a poll whose records (if any) were written and committed: commits the position of each
+     * assigned partition that moved past its last committed offset (only control markers or aborted
+     * records lay in between; every record the consumer returned was written, or rewound after a
+     * failed write). A
+     * partition's committed offset is read from the group once, the first time it is needed. Does
+     * nothing while offsets are pending (their commit failed; {@link #retryPending()} goes first), or
+     * if a position or the committed offsets cannot be read now (retried after the next poll).
+     *
+     * @throws RunStoppedException for a permanent commit failure
+     */
+    public void commitSkipped() {
+        if (!pending.isEmpty()) {
+            return;
+        }
+        Map<TopicPartition, OffsetAndMetadata> moved = new HashMap<>();
+        try {
+            Set<TopicPartition> assigned = consumer.assignment();
+            Set<TopicPartition> unknown = new HashSet<>(assigned);
+            unknown.removeAll(lastCommitted.keySet());
+            if (!unknown.isEmpty()) {
+                consumer.committed(unknown, Duration.ofSeconds(ATTEMPT_TIMEOUT_S))
+                        .forEach((tp, om) -> lastCommitted.put(tp, om == null ? -1 : om.offset()));
+            }
+            for (TopicPartition tp : assigned) {
+                long position = consumer.position(tp, Duration.ofSeconds(ATTEMPT_TIMEOUT_S));
+                if (position > lastCommitted.getOrDefault(tp, -1L)) {
+                    moved.put(tp, new OffsetAndMetadata(position));
+                }
+            }
+        } catch (KafkaException e) {
+            if (!KafkaErrors.classify(e).retriable()) {
+                throw new RunStoppedException(RunStoppedException.Stop.FATAL_KAFKA,
+                        "reading positions or committed offsets failed (" + KafkaErrors.classify(e) + "): " + e.getMessage(), e);
+            }
+            LOG.debug("positions not read now ({}); retried after the next poll", e.toString());
+            return;
+        }
+        if (!moved.isEmpty()) {
+            LOG.debug("committing positions moved over control markers only: {}", moved);
+            commit(moved, Map.of());
+        }
     }
 
     /**
@@ -178,6 +232,7 @@ public final class OffsetCommitter {
             }
             try {
                 consumer.commitSync(batch, Duration.ofSeconds(ATTEMPT_TIMEOUT_S));
+                batch.forEach((tp, om) -> lastCommitted.put(tp, om.offset()));
                 batch.keySet().forEach(this::forget);
                 return Outcome.COMMITTED;
             } catch (CommitFailedException e) {
@@ -211,6 +266,7 @@ public final class OffsetCommitter {
 
     private void drop(Collection<TopicPartition> partitions, String why) {
         for (TopicPartition tp : partitions) {
+            lastCommitted.remove(tp);   // its next owner commits it from now on
             Long records = pendingRecords.get(tp);
             if (pending.containsKey(tp)) {
                 LOG.warn("offsets of {} not committed ({}): {} records left to the partition's next owner", tp, why,

@@ -4,12 +4,17 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -25,11 +30,21 @@ import org.slf4j.LoggerFactory;
  *       assignment (an empty one included) and at every non-empty poll;</li>
  *   <li>{@code --until-caught-up}: once the consumer's position in every partition assigned to it
  *       has reached that partition's end offset as read when the run subscribed ({@code
- *       read_committed}: the last stable offset), after at least one assignment.</li>
+ *       read_committed}: the last stable offset), after at least one assignment — and, for the
+ *       topic's other partitions (owned by other members of the group), once the group's committed
+ *       offsets have reached theirs: a member that leaves hands its partitions back, so the run
+ *       does not end while its group still has records behind (B12). Members commit positions that
+ *       moved over transaction markers only ({@link OffsetCommitter#commitSkipped()}), so a group
+ *       at rest reads as caught up.</li>
  * </ul>
  * Until the group first assigns partitions, the last two wait at most {@value #JOIN_TIMEOUT_S} s
  * (more than Kafka's default 45 s session timeout, which a restarted dynamic member may wait out)
- * or the idle time if longer, so a run that is never assigned a partition ends too.
+ * or the idle time if longer, so a run that is never assigned a partition ends too. Another
+ * thread may end it earlier with {@link #requestStop()} (e.g. an embedding application shutting
+ * down; B12's second instance leaving the group).
+ *
+ * <p>It counts the group rebalances the run goes through and the partitions they take away while
+ * records are still behind ({@link #rebalances()}, {@link Rebalances}; claim B12).
  *
  * <p>Errors: a poll failure of class {@link ErrorClass#RETRIABLE} ({@link KafkaErrors}) is logged
  * and counted ({@link #fetchErrors()}), and the run goes on; any other — authorization, invalid
@@ -50,9 +65,12 @@ public final class PollSession {
     private final Clock clock;
     private final Instant started;
     private final Map<TopicPartition, Long> endOffsets = new HashMap<>();
+    private final Rebalances rebalances;
     private Instant lastActivity;
     private long fetchErrors;
     private Runnable afterEachPoll = () -> { };
+    private volatile boolean stopRequested;
+    private Set<TopicPartition> waitingFor = Set.of();
 
     /**
      * @param consumer the run's consumer
@@ -67,6 +85,7 @@ public final class PollSession {
         this.window = window;
         this.clock = clock;
         this.started = clock.instant();
+        this.rebalances = new Rebalances(consumer);
     }
 
     /**
@@ -97,16 +116,19 @@ public final class PollSession {
             @Override
             public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
                 listener.onPartitionsAssigned(assigned);
+                rebalances.onAssigned(assigned);
                 lastActivity = clock.instant();
             }
 
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+                rebalances.onTakenAway(revoked);
                 listener.onPartitionsRevoked(revoked);
             }
 
             @Override
             public void onPartitionsLost(Collection<TopicPartition> lost) {
+                rebalances.onTakenAway(lost);
                 listener.onPartitionsLost(lost);
             }
         });
@@ -120,8 +142,28 @@ public final class PollSession {
         this.afterEachPoll = hook;
     }
 
-    /** @return whether the run goes on (see the class comment) */
+    /**
+     * Asks the run to end: {@link #running()} returns false from now on, so the loop finishes its
+     * current batch (written and committed) and the consumer leaves the group. Thread-safe: the
+     * only method another thread may call.
+     */
+    public void requestStop() {
+        stopRequested = true;
+    }
+
+    /**
+     * @return whether the run goes on (see the class comment); once false, the run's later
+     *     revocations (the consumer closing) are not counted as rebalances ({@link #rebalances()})
+     */
     public boolean running() {
+        boolean running = !stopRequested && withinWindow();
+        if (!running) {
+            rebalances.runEnded();
+        }
+        return running;
+    }
+
+    private boolean withinWindow() {
         Instant now = clock.instant();
         if (window.runFor() != null) {
             return !now.isAfter(started.plus(window.runFor()));
@@ -142,13 +184,45 @@ public final class PollSession {
     }
 
     private boolean caughtUp() {
-        for (TopicPartition tp : consumer.assignment()) {
+        Set<TopicPartition> assigned = consumer.assignment();
+        for (TopicPartition tp : assigned) {
             Long end = endOffsets.get(tp);
             if (end != null && consumer.position(tp, METADATA_TIMEOUT) < end) {
                 return false;
             }
         }
-        return true;
+        Set<TopicPartition> others = new HashSet<>(endOffsets.keySet());
+        others.removeAll(assigned);
+        others.removeIf(tp -> endOffsets.get(tp) == 0);
+        return others.isEmpty() || groupCaughtUp(others);
+    }
+
+    /**
+     * @return whether the group's committed offsets of partitions other members own (or nobody, mid
+     *     rebalance) reached the end offsets read at the start: a rebalance may hand them back, so
+     *     the run does not end while the group still has records behind on them (B12)
+     */
+    private boolean groupCaughtUp(Set<TopicPartition> others) {
+        Map<TopicPartition, OffsetAndMetadata> committed;
+        try {
+            committed = consumer.committed(others, METADATA_TIMEOUT);
+        } catch (KafkaException e) {
+            LOG.warn("cannot read the group's committed offsets of {} ({}); the run goes on", others, KafkaErrors.classify(e));
+            return false;
+        }
+        Set<TopicPartition> behind = new TreeSet<>(Comparator.comparing(TopicPartition::topic)
+                .thenComparingInt(TopicPartition::partition));
+        others.forEach(tp -> {
+            OffsetAndMetadata om = committed.get(tp);
+            if (om == null || om.offset() < endOffsets.get(tp)) {
+                behind.add(tp);
+            }
+        });
+        if (!behind.isEmpty() && !behind.equals(waitingFor)) {
+            LOG.info("caught up on its own partitions; the group is still behind on {}, the run goes on", behind);
+        }
+        waitingFor = behind;
+        return behind.isEmpty();
     }
 
     /**
@@ -181,6 +255,11 @@ public final class PollSession {
     /** @return polls that failed retriably so far */
     public long fetchErrors() {
         return fetchErrors;
+    }
+
+    /** @return the group rebalances this run went through and what they took away mid-drain (claim B12) */
+    public Rebalances rebalances() {
+        return rebalances;
     }
 
     private static RunStoppedException fatal(String what, KafkaException e) {

@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * acknowledged; only then the offsets (each partition's {@code position()}, which steps past
  * transaction control markers, so a caught-up read_committed sink shows lag 0 at rest, G12) are
  * committed by the {@link OffsetCommitter} (retried, or left to the new owner after a rebalance —
- * never the end of the run; B12).
+ * never the end of the run; B12). After every poll, positions of the other assigned partitions that
+ * moved over transaction markers only are committed too ({@link OffsetCommitter#commitSkipped()}),
+ * so the group's lag at rest is 0 whichever fetch brought the last marker.
  *
  * <p>A record that cannot be mapped (mode totals: rejected by {@link TotalsValidator}) is logged
  * with topic, partition, offset and reason and becomes a dead letter ({@link DeadLetters}: key and
@@ -57,7 +59,8 @@ public final class Sink {
     private final SinkOptions options;
     private final RecordMapper mapper;
     private final Counters counters = new Counters();
-    private PollSession session;
+    private volatile PollSession session;
+    private volatile boolean stopRequested;
     private OffsetCommitter committer;
 
     /** @param options the run's settings */
@@ -90,6 +93,9 @@ public final class Sink {
             ClickHouseWriter writer = new ClickHouseWriter(client, options.clickhouse().database(),
                     options.clickhouse().timeout());
             session = new PollSession(consumer, options.window());
+            if (stopRequested) {
+                session.requestStop();
+            }
             committer = new OffsetCommitter(consumer);
             session.afterEachPoll(committer::retryPending);
             session.subscribe(options.mode().topic(), listener(consumer));
@@ -101,12 +107,32 @@ public final class Sink {
         return summary;
     }
 
-    /** @return the counts of the current or last run so far (also after a {@link RunStoppedException}) */
+    /**
+     * Asks a running (or about to run) {@link #run()} to end: it finishes the batch in hand — written
+     * and committed — then the consumer leaves the group and {@link #run()} returns its summary
+     * ({@link PollSession#requestStop()}). Thread-safe: meant for another thread (an embedding
+     * application shutting down; claim B12's second instance leaving the group).
+     */
+    public void stop() {
+        stopRequested = true;
+        PollSession current = session;
+        if (current != null) {
+            current.requestStop();
+        }
+    }
+
+    /**
+     * @return the counts of the current or last run so far (also after a {@link RunStoppedException});
+     *     call it from the thread that ran {@link #run()}
+     */
     public SinkSummary summary() {
+        PollSession s = session;
+        Rebalances r = s == null ? null : s.rebalances();
         return new SinkSummary(counters.inserted, counters.bad, counters.tombstones, counters.dlqErrors,
-                counters.insertErrors, session == null ? 0 : session.fetchErrors(), options.dup(), options.fromStart(),
+                counters.insertErrors, s == null ? 0 : s.fetchErrors(), options.dup(), options.fromStart(),
                 options.mode().cliName(), counters.uncommitted + (committer == null ? 0 : committer.pendingRecords()),
-                committer == null ? 0 : committer.errors());
+                committer == null ? 0 : committer.errors(), r == null ? 0 : r.rebalances(),
+                r == null ? 0 : r.rebalancesMidDrain(), r == null ? 0 : r.revokedMidDrain());
     }
 
     private void consume(Consumer<byte[], byte[]> consumer, ClickHouseWriter writer, DeadLetterWriter deadLetters) {
@@ -114,6 +140,7 @@ public final class Sink {
         while (session.running()) {
             ConsumerRecords<byte[], byte[]> records = session.poll(POLL);
             if (records.isEmpty()) {
+                committer.commitSkipped();   // positions moved over transaction markers only (G12, B12)
                 continue;
             }
             Batch batch = map(records);
@@ -134,10 +161,12 @@ public final class Sink {
             counters.bad += batch.bad;
             counters.tombstones += batch.tombstones;
             committer.commit(Batches.nextOffsets(consumer, records), Batches.counts(records));
+            committer.commitSkipped();   // the poll's other partitions may have moved over a marker only
         }
     }
 
     private void write(Batch batch, ClickHouseWriter writer, DeadLetterWriter deadLetters) {
+        insertDelay();
         try {
             for (String table : mapper.tables()) {
                 writer.insert(table, batch.rowsByTable.get(table));
@@ -151,6 +180,20 @@ public final class Sink {
         } catch (WriteFailedException e) {
             counters.dlqErrors++;
             throw e;
+        }
+    }
+
+    /** FAULT INJECTION, TEST-ONLY ({@link SinkOptions#insertDelay()}): a slow ClickHouse, before each batch. */
+    private void insertDelay() {
+        long ms = options.insertDelay().toMillis();
+        if (ms == 0) {
+            return;
+        }
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted during the test-only insert delay", e);
         }
     }
 

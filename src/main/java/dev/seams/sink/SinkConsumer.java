@@ -13,6 +13,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 public final class SinkConsumer {
 
+    /**
+     * {@code max.poll.records} of the ClickHouse sink: one poll, one batch of inserts. It bounds what
+     * a rebalance can make the partitions' next owner write twice (claim B12: at most one poll per rebalance).
+     */
+    public static final int MAX_POLL_RECORDS = 1000;
+
     private SinkConsumer() {
     }
 
@@ -48,9 +54,9 @@ public final class SinkConsumer {
         return props;
     }
 
-    /** @return the ClickHouse sink's consumer: client id {@code <group>-<mode>}, 1,000 records per poll */
+    /** @return the ClickHouse sink's consumer: client id {@code <group>-<mode>}, {@value #MAX_POLL_RECORDS} records per poll */
     static Properties properties(SinkOptions options) {
         return properties(options.bootstrapServers(), options.groupId(), options.groupId() + "-" + options.mode().cliName(),
-                options.isolation(), 1000, options.instanceId(), options.sessionTimeout());
+                options.isolation(), MAX_POLL_RECORDS, options.instanceId(), options.sessionTimeout());
     }
 }

@@ -36,21 +36,30 @@ import java.util.function.Consumer;
  *                         a restarted process takes its partitions back at once; null for dynamic membership
  * @param sessionTimeout   the consumer's {@code session.timeout.ms} ({@code --session-timeout}); null
  *                         for Kafka's default (45 s)
+ * @param insertDelay      FAULT INJECTION, TEST-ONLY: a pause before each batch's ClickHouse inserts,
+ *                         standing for a slow server, so that a backlog takes long enough to drain
+ *                         for group membership changes to land mid-drain (claim B12); no CLI flag;
+ *                         {@link Duration#ZERO} (none) otherwise
  */
 public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, SinkMode mode, String groupId,
                           boolean fromStart, boolean dup, Duration runFor, Duration untilIdle, boolean untilCaughtUp,
                           String isolation, CustomerRange customers, String dlqTopic, int maxValueBytes,
-                          boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout) {
+                          boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout,
+                          Duration insertDelay) {
 
     /** The sink's consumer group (DESIGN.md names). */
     public static final String DEFAULT_GROUP = "ds-sink";
 
     /**
      * @throws IllegalArgumentException if not exactly one run window is set, isolation is unknown,
-     *                                  or maxValueBytes < 1
+     *                                  maxValueBytes < 1 or the insert delay is negative
      * @throws NullPointerException     if a required setting is null
      */
     public SinkOptions {
+        Objects.requireNonNull(insertDelay, "insertDelay");
+        if (insertDelay.isNegative()) {
+            throw new IllegalArgumentException("insert delay must not be negative, got " + insertDelay);
+        }
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
         Objects.requireNonNull(clickhouse, "clickhouse");
         Objects.requireNonNull(mode, "mode");
@@ -63,6 +72,19 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         if (maxValueBytes < 1) {
             throw new IllegalArgumentException("max value bytes must be >= 1, got " + maxValueBytes);
         }
+    }
+
+    /**
+     * The settings of the issue-11 release: no insert delay.
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, SinkMode mode, String groupId,
+                       boolean fromStart, boolean dup, Duration runFor, Duration untilIdle, boolean untilCaughtUp,
+                       String isolation, CustomerRange customers, String dlqTopic, int maxValueBytes,
+                       boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout) {
+        this(bootstrapServers, clickhouse, mode, groupId, fromStart, dup, runFor, untilIdle, untilCaughtUp, isolation,
+                customers, dlqTopic, maxValueBytes, validate, offsetAsVersion, instanceId, sessionTimeout, Duration.ZERO);
     }
 
     /**
@@ -95,7 +117,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
     /**
      * Defaults for tests and programmatic use: group ds-sink, read_committed, no customer range,
      * until idle for 5 s, not from start, no dup, DLQ {@code <mode topic>.dlq}, validation on,
-     * versions from ds-streams, dynamic membership.
+     * versions from ds-streams, dynamic membership, no insert delay.
      */
     public static SinkOptions defaults(String bootstrapServers, ClickHouseTarget clickhouse, SinkMode mode) {
         return new SinkOptions(bootstrapServers, clickhouse, mode, DEFAULT_GROUP, false, false, null,
@@ -171,6 +193,16 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         return copy(b -> b.dlqTopic = value);
     }
 
+    /** @return a copy in another consumer group ({@code --group}) */
+    public SinkOptions withGroupId(String value) {
+        return copy(b -> b.groupId = value);
+    }
+
+    /** @return a copy writing to another ClickHouse target (e.g. another database) */
+    public SinkOptions withClickhouse(ClickHouseTarget value) {
+        return copy(b -> b.clickhouse = value);
+    }
+
     /** @return a copy with static membership under this {@code group.instance.id}, or dynamic for null */
     public SinkOptions withInstanceId(String value) {
         return copy(b -> b.instanceId = value);
@@ -202,16 +234,29 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         return copy(b -> b.offsetAsVersion = value);
     }
 
+    /**
+     * FAULT INJECTION, TEST-ONLY: a copy that pauses this long before each batch's inserts (a slow
+     * ClickHouse), so that a backlog drains slowly enough for group membership changes to land
+     * mid-drain (B12); it must never be used to run the pipeline.
+     *
+     * @return the copy
+     */
+    public SinkOptions withInsertDelay(Duration value) {
+        return copy(b -> b.insertDelay = value);
+    }
+
     private SinkOptions copy(Consumer<Copy> change) {
         Copy c = new Copy(this);
         change.accept(c);
-        return new SinkOptions(bootstrapServers, clickhouse, mode, groupId, c.fromStart, c.dup, c.runFor,
+        return new SinkOptions(bootstrapServers, c.clickhouse, mode, c.groupId, c.fromStart, c.dup, c.runFor,
                 c.untilIdle, c.untilCaughtUp, c.isolation, c.customers, c.dlqTopic, maxValueBytes, c.validate,
-                c.offsetAsVersion, c.instanceId, c.sessionTimeout);
+                c.offsetAsVersion, c.instanceId, c.sessionTimeout, c.insertDelay);
     }
 
     /** The changeable components of one copy, set by a {@code with…} method before the copy is validated. */
     private static final class Copy {
+        ClickHouseTarget clickhouse;
+        String groupId;
         boolean fromStart;
         boolean dup;
         Duration runFor;
@@ -224,8 +269,11 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         boolean offsetAsVersion;
         String instanceId;
         Duration sessionTimeout;
+        Duration insertDelay;
 
         Copy(SinkOptions o) {
+            clickhouse = o.clickhouse;
+            groupId = o.groupId;
             fromStart = o.fromStart;
             dup = o.dup;
             runFor = o.runFor;
@@ -238,6 +286,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
             offsetAsVersion = o.offsetAsVersion;
             instanceId = o.instanceId;
             sessionTimeout = o.sessionTimeout;
+            insertDelay = o.insertDelay;
         }
     }
 }

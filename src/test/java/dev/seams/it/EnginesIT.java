@@ -3,32 +3,27 @@ package dev.seams.it;
 import static org.awaitility.Awaitility.await;
 
 import com.clickhouse.client.api.ServerException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
+import dev.seams.stand.Partitioning;
 import dev.seams.stand.Reconciliation;
 import dev.seams.stand.Reconciliation.CustomerRow;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.stand.Totals;
-import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
@@ -73,7 +68,6 @@ class EnginesIT {
     private static final String TIES_SQL = "SELECT customer_id, version, count(), uniqExact(orders, total) FROM %s "
             + "GROUP BY customer_id, version HAVING uniqExact(orders, total) > 1 ORDER BY customer_id, version";
     private static final List<String> PART_LOG_COLUMNS = List.of("event_time", "table", "part_name", "rows", "event_type", "merged_from");
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One row the test inserts: a snapshot of a customer with its version. */
     private record Snapshot(int customer, long orders, String total, long version) {
@@ -397,43 +391,6 @@ class EnginesIT {
             return null;
         } catch (ServerException refused) {
             return refused;
-        }
-    }
-
-    /** Where each customer's records lie in {@code customer.totals} (read_committed), from given offsets on. */
-    private record Partitioning(Map<Integer, Set<Integer>> partitionsByCustomer, long records, long misKeyed) {
-
-        static Partitioning of(Topics topics, Map<TopicPartition, Long> from) {
-            Map<Integer, Set<Integer>> partitions = new TreeMap<>();
-            long[] counts = new long[2];
-            topics.readAll(Stand.CUSTOMER_TOTALS, "read_committed", r -> {
-                if (r.offset() < from.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L) || r.value() == null) {
-                    return;
-                }
-                JsonNode customer;
-                try {
-                    customer = JSON.readTree(r.value()).path("customer_id");
-                } catch (IOException ex) {
-                    return;   // not a snapshot: the sink sends it to the DLQ, it never gets a version
-                }
-                if (!customer.canConvertToInt()) {
-                    return;
-                }
-                partitions.computeIfAbsent(customer.asInt(), k -> new TreeSet<>()).add(r.partition());
-                counts[0]++;
-                String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
-                if (!Integer.toString(customer.asInt()).equals(key)) {
-                    counts[1]++;
-                }
-            });
-            return new Partitioning(partitions, counts[0], counts[1]);
-        }
-
-        /** @return customers found in more than one partition → those partitions */
-        Map<Integer, Set<Integer>> split() {
-            Map<Integer, Set<Integer>> split = new TreeMap<>(partitionsByCustomer);
-            split.values().removeIf(p -> p.size() < 2);
-            return split;
         }
     }
 

@@ -158,4 +158,33 @@ class OffsetCommitterTest {
         assertThat(e.stop()).isEqualTo(RunStoppedException.Stop.FATAL_KAFKA);
         assertThat(e).hasMessageContaining("permanent: GroupAuthorizationException");
     }
+
+    @Test
+    void positionsMovedOverMarkersOnlyAreCommittedAfterAnEmptyPoll() {
+        consumer.seek(P0, 7);
+        consumer.seek(P1, 0);
+        commit(5);
+
+        committer.commitSkipped();
+
+        assertThat(consumer.committed(Set.of(P0, P1))).containsEntry(P0, new OffsetAndMetadata(7))
+                .as("a partition the group never committed: its position").containsEntry(P1, new OffsetAndMetadata(0));
+        int attempts = consumer.attempts.size();
+        committer.commitSkipped();
+        assertThat(consumer.attempts).as("nothing moved, nothing committed").hasSize(attempts);
+    }
+
+    @Test
+    void nothingSkippedIsCommittedWhileACommitIsPending() {
+        consumer.seek(P0, 7);
+        consumer.seek(P1, 0);
+        consumer.failures.add(new RebalanceInProgressException("rebalancing"));
+        commit(5);
+        int attempts = consumer.attempts.size();
+
+        committer.commitSkipped();
+
+        assertThat(consumer.attempts).hasSize(attempts);
+        assertThat(committer.pendingRecords()).isEqualTo(10);
+    }
 }

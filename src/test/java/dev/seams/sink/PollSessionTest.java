@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
@@ -43,11 +46,15 @@ class PollSessionTest {
 
     @BeforeEach
     void topicWithTwoPartitions() {
-        consumer = new MockConsumer<>("earliest");
+        consumer = withTopic(new MockConsumer<>("earliest"));
+    }
+
+    private static MockConsumer<byte[], byte[]> withTopic(MockConsumer<byte[], byte[]> mock) {
         Node node = new Node(0, "localhost", 9092);
-        consumer.updatePartitions(TOPIC, List.of(new PartitionInfo(TOPIC, 0, node, null, null),
+        mock.updatePartitions(TOPIC, List.of(new PartitionInfo(TOPIC, 0, node, null, null),
                 new PartitionInfo(TOPIC, 1, node, null, null)));
-        consumer.updateBeginningOffsets(Map.of(P0, 0L, P1, 0L));
+        mock.updateBeginningOffsets(Map.of(P0, 0L, P1, 0L));
+        return mock;
     }
 
     private PollSession session(RunWindow window) {
@@ -149,5 +156,71 @@ class PollSessionTest {
         assertThat(session.poll(Duration.ZERO).isEmpty()).isTrue();
         assertThat(session.fetchErrors()).isEqualTo(1);
         assertThat(session.running()).isTrue();
+    }
+
+    /** @return a session idle-windowed at 3 s, both partitions assigned, positions 0, with these end offsets */
+    private PollSession draining(long endP0, long endP1) {
+        PollSession session = session(new RunWindow(null, Duration.ofSeconds(3), false));
+        consumer.updateEndOffsets(Map.of(P0, endP0, P1, endP1));
+        consumer.rebalance(List.of(P0, P1));
+        session.poll(Duration.ZERO);
+        return session;
+    }
+
+    @Test
+    void rebalancesAreCountedAndThoseThatTakePartitionsWithRecordsBehind() {
+        PollSession session = draining(5, 0);
+
+        consumer.rebalance(List.of(P1));       // P0 taken away with 5 records behind its position 0: mid-drain
+        consumer.rebalance(List.of(P0, P1));   // P0 handed back with its 5 records behind: mid-drain
+        consumer.rebalance(List.of(P0));       // P1 taken away, nothing behind, nothing handed: not mid-drain
+
+        assertThat(session.rebalances()).extracting(Rebalances::rebalances, Rebalances::rebalancesMidDrain,
+                Rebalances::revokedMidDrain).containsExactly(3L, 2L, 1L);
+    }
+
+    @Test
+    void revocationsOnceTheRunHasEndedAreNotRebalances() {
+        PollSession session = draining(5, 5);
+        clock.advance(Duration.ofSeconds(4));
+        assertThat(session.running()).isFalse();
+
+        consumer.rebalance(List.of());   // the consumer closing gives its partitions up
+
+        assertThat(session.rebalances().revokedMidDrain()).isZero();
+        assertThat(session.rebalances().rebalancesMidDrain()).isZero();
+    }
+
+    @Test
+    void aStopRequestEndsTheRunWhateverTheWindow() {
+        PollSession session = session(new RunWindow(Duration.ofHours(1), null, false));
+        assertThat(session.running()).isTrue();
+
+        session.requestStop();
+
+        assertThat(session.running()).isFalse();
+    }
+
+    @Test
+    void untilCaughtUpWaitsForTheGroupOnPartitionsAnotherMemberOwns() {
+        Map<TopicPartition, OffsetAndMetadata> group = new HashMap<>();
+        consumer = withTopic(new MockConsumer<>("earliest") {   // MockConsumer reads 0 for a partition it does not own
+            @Override
+            public synchronized Map<TopicPartition, OffsetAndMetadata> committed(Set<TopicPartition> partitions, Duration timeout) {
+                Map<TopicPartition, OffsetAndMetadata> result = new HashMap<>();
+                partitions.forEach(tp -> result.put(tp, group.get(tp)));
+                return result;
+            }
+        });
+        consumer.updateEndOffsets(Map.of(P0, 1L, P1, 3L));
+        PollSession session = session(new RunWindow(null, null, true));
+        consumer.rebalance(List.of(P0));   // P1 is another member's
+        consumer.addRecord(new ConsumerRecord<>(TOPIC, 0, 0, null, new byte[] {1}));
+        session.poll(Duration.ZERO);
+        assertThat(session.running()).as("own partition caught up, the group still behind on P1").isTrue();
+
+        group.put(P1, new OffsetAndMetadata(3));   // the other member's commit
+
+        assertThat(session.running()).isFalse();
     }
 }

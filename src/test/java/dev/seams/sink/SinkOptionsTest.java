@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Defaults and copies of the sink's settings (DLQ topic, value limit, no customer range, the run
- * windows, static membership, the two test-only switches) and that they never print the password.
+ * windows, static membership, group and target, the three test-only switches) and that they never print the password.
  */
 class SinkOptionsTest {
 
@@ -60,6 +60,20 @@ class SinkOptionsTest {
         assertThat(changed.window()).isEqualTo(new RunWindow(null, null, true));
         assertThat(changed.withUntilIdle(Duration.ofSeconds(1)).window()).isEqualTo(new RunWindow(null, Duration.ofSeconds(1), false));
         assertThat(changed.withRunFor(Duration.ofSeconds(2)).window()).isEqualTo(new RunWindow(Duration.ofSeconds(2), null, false));
+    }
+
+    @Test
+    void groupTargetAndTheTestOnlyInsertDelayCopyToo() {
+        SinkOptions changed = defaults.withGroupId("scratch").withClickhouse(defaults.clickhouse().withDatabase("twin"))
+                .withInsertDelay(Duration.ofMillis(800));
+
+        assertThat(defaults.insertDelay()).as("no delay unless a test injects one").isEqualTo(Duration.ZERO);
+        assertThat(changed.groupId()).isEqualTo("scratch");
+        assertThat(changed.clickhouse().database()).isEqualTo("twin");
+        assertThat(changed.insertDelay()).isEqualTo(Duration.ofMillis(800));
+        assertThat(changed.withDup(true).insertDelay()).as("kept by later copies").isEqualTo(Duration.ofMillis(800));
+        assertThatThrownBy(() -> defaults.withInsertDelay(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("insert delay must not be negative, got PT-0.001S");
     }
 
     @Test

@@ -24,4 +24,12 @@ class SinkSummaryTest {
         assertThat(new SinkSummary(0, 0, 0, 3, 0, 0, false, true, "totals", 2).line())
                 .isEqualTo("sink: inserted=0 bad=0 dlq_errors=3 insert_errors=0 fetch_errors=0 uncommitted=2 (dup=false, from-start=true, mode=totals)");
     }
+
+    @Test
+    void rebalancesAppearOnlyAfterOne() {
+        assertThat(new SinkSummary(9, 0, 0, 0, 0, 0, false, false, "totals", 0, 0, 6, 6, 14).line())
+                .isEqualTo("sink: inserted=9 bad=0 dlq_errors=0 insert_errors=0 fetch_errors=0 rebalances=6 "
+                        + "(mid-drain 6, partitions revoked mid-drain 14) (dup=false, from-start=false, mode=totals)");
+        assertThat(new SinkSummary(9, 0, 0, 0, 0, 0, false, false, "totals", 0, 0, 0, 0, 0).line()).doesNotContain("rebalances");
+    }
 }

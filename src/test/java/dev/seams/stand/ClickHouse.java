@@ -122,6 +122,26 @@ public final class ClickHouse {
         return new BigDecimal(rows(sql).get(0).get(0));
     }
 
+    /**
+     * Creates (or empties) a scratch database holding empty copies of the stand's tables, for a
+     * sink run that must not touch the real ones (e.g. a negative control's twin, B10, B11).
+     *
+     * @param database a name of {@code [a-z_0-9]+}
+     * @param tables   tables of the stand's database to copy, structure and engine, no rows
+     * @return where a sink writes into them ({@link dev.seams.sink.SinkOptions#withClickhouse})
+     */
+    public ClickHouseTarget scratch(String database, String... tables) {
+        if (!database.matches("[a-z_0-9]+")) {
+            throw new IllegalArgumentException("not a database name: " + database);
+        }
+        execute("CREATE DATABASE IF NOT EXISTS " + database);
+        for (String table : tables) {
+            execute("DROP TABLE IF EXISTS " + database + "." + table);
+            execute("CREATE TABLE " + database + "." + table + " AS " + target.database() + "." + table);
+        }
+        return target.withDatabase(database);
+    }
+
     /** Empties the tables. */
     public void truncate(String... tables) {
         for (String table : tables) {

@@ -3,6 +3,7 @@ package dev.seams.stand;
 import dev.seams.seed.OrderSeeder;
 import java.math.BigDecimal;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -63,6 +64,61 @@ public final class Pg {
             return rs.getLong(1);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot count orders", e);
+        }
+    }
+
+    /**
+     * Runs one statement on the source database in its own transaction (auto-commit): a change of
+     * the claim's own orders, e.g. {@code DELETE FROM orders WHERE customer_id = 901}.
+     *
+     * @return the rows it changed
+     * @throws IllegalStateException if PostgreSQL refuses it
+     */
+    public int execute(String sql) {
+        try (Connection c = stand.pg(); Statement st = c.createStatement()) {
+            return st.executeUpdate(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException("PostgreSQL refused: " + sql, e);
+        }
+    }
+
+    /**
+     * Inserts one order in its own transaction.
+     *
+     * @param amount any value {@code numeric(12,2)} holds: negative (a refund), zero, up to ±9999999999.99
+     * @return its order_id
+     * @throws IllegalStateException if PostgreSQL refuses it
+     */
+    public long insertOrder(int customerId, BigDecimal amount) {
+        try (Connection c = stand.pg();
+             PreparedStatement insert = c.prepareStatement(
+                     "INSERT INTO orders (customer_id, amount) VALUES (?, ?) RETURNING order_id")) {
+            insert.setInt(1, customerId);
+            insert.setBigDecimal(2, amount);
+            try (ResultSet rs = insert.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("PostgreSQL refused an order of customer " + customerId + ", " + amount, e);
+        }
+    }
+
+    /**
+     * @param table a table of the public schema, e.g. {@code orders}
+     * @return how many CHECK constraints it has (0: every value its column types hold is allowed)
+     */
+    public long checkConstraints(String table) {
+        try (Connection c = stand.pg();
+             PreparedStatement query = c.prepareStatement(
+                     "SELECT count(*) FROM pg_constraint WHERE contype = 'c' AND conrelid = ?::regclass")) {
+            query.setString(1, table);
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the constraints of " + table, e);
         }
     }
 

@@ -41,6 +41,25 @@ public final class Pipeline {
     }
 
     /**
+     * Restarts ds-streams gracefully through {@link Stand#streams()}: SIGTERM (Kafka Streams closes,
+     * committing its work), then its departed member is removed from the group
+     * ({@link Groups#removeAllMembers}) so that the new process is assigned at once, then a new
+     * process on the same state directory, waited for until {@code RUNNING}. A new process is what
+     * makes ds-streams' producer read the topics' metadata afresh: a running producer learns that
+     * {@code customer.totals} gained partitions only at its next metadata refresh
+     * ({@code metadata.max.age.ms}, 5 min by default; B10).
+     *
+     * @return seconds from the stop to {@code RUNNING}
+     */
+    public static double restartStreams(Stand stand) {
+        long t0 = System.nanoTime();
+        stand.streams().stop();
+        Groups.of(stand).removeAllMembers(STREAMS_GROUP);
+        stand.streams().start();
+        return Math.round((System.nanoTime() - t0) / 1e8) / 10.0;
+    }
+
+    /**
      * Waits until {@code orders.events} holds at least {@code expected} records in total (end offsets summed).
      */
     public static void awaitOrdersEvents(Stand stand, long expected) {
@@ -57,7 +76,15 @@ public final class Pipeline {
      * @return its summary
      */
     public static SinkSummary sink(Stand stand, SinkMode mode, UnaryOperator<SinkOptions> tweak) {
-        SinkOptions options = tweak.apply(SinkOptions.defaults(stand.bootstrapServers(), stand.clickhouseTarget(), mode));
-        return new Sink(options).run();
+        return new Sink(sinkOptions(stand, mode, tweak)).run();
+    }
+
+    /**
+     * @param tweak adjusts the default options
+     * @return the options of a sink run against the stand ({@link SinkOptions#defaults}: group ds-sink,
+     *     read_committed, no customer range, until idle for 5 s), for a test that runs the {@link Sink} itself
+     */
+    public static SinkOptions sinkOptions(Stand stand, SinkMode mode, UnaryOperator<SinkOptions> tweak) {
+        return tweak.apply(SinkOptions.defaults(stand.bootstrapServers(), stand.clickhouseTarget(), mode));
     }
 }

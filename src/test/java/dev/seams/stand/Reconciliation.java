@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.IntPredicate;
 import java.util.stream.Collectors;
 
 /**
@@ -40,8 +41,15 @@ public final class Reconciliation {
     /** Column names of the differing-keys table {@link #record} adds. */
     public static final List<String> DIFFERENCE_COLUMNS = List.of("key", "anomaly", "PG", "view");
     /** {@code customer_totals FINAL} as rows for {@link #customerRows}: (customer_id, orders, total as text). */
-    public static final String CUSTOMER_TOTALS_FINAL =
-            "SELECT customer_id, orders, toString(total) FROM customer_totals FINAL ORDER BY customer_id";
+    public static final String CUSTOMER_TOTALS_FINAL = customerFinal("customer_totals");
+
+    /**
+     * @param table a table shaped like {@code customer_totals}, e.g. a scratch copy {@code twin.customer_totals}
+     * @return the query of its FINAL rows for {@link #customerRows}: (customer_id, orders, total as text)
+     */
+    public static String customerFinal(String table) {
+        return "SELECT customer_id, orders, toString(total) FROM " + table + " FINAL ORDER BY customer_id";
+    }
     /**
      * The orders {@code order_dedup} says exist, as rows for {@link #orderRows}: (order_id, customer_id,
      * amount as text) of the latest version of each order (FINAL) that is not a deletion. FINAL runs
@@ -178,6 +186,20 @@ public final class Reconciliation {
             }
         }
         return new Reconciliation(counts, differences, rows, ids.size());
+    }
+
+    /**
+     * Per customer, for the customers a claim owns only: the others are left out on both sides.
+     *
+     * @param truth PG: customer id → (count(*), sum(amount))
+     * @param view  the rows the view returned
+     * @param owned which customer ids to compare
+     * @return the reconciliation of those customers
+     */
+    public static Reconciliation customers(Map<Integer, Totals> truth, List<CustomerRow> view, IntPredicate owned) {
+        Map<Integer, Totals> mine = new TreeMap<>(truth);
+        mine.keySet().removeIf(id -> !owned.test(id));
+        return customers(mine, view.stream().filter(r -> owned.test(r.customerId())).toList());
     }
 
     /**

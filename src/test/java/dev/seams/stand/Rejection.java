@@ -44,11 +44,16 @@ public record Rejection(String originTopic, int originPartition, long originOffs
 
     /**
      * @param marks the origin topic's end offsets taken before the claim wrote its records
-     * @return whether the rejected record is one of those (at or after its partition's mark)
+     * @return whether the rejected record is one of those: at or after its partition's mark, or in a
+     *     partition of the marked topic that did not exist when the marks were taken (the topic gained
+     *     partitions since, B10: every record there is newer than the marks)
      */
     public boolean atOrAfter(Map<TopicPartition, Long> marks) {
         Long mark = marks.get(new TopicPartition(originTopic, originPartition));
-        return mark != null && originOffset >= mark;
+        if (mark == null) {
+            return marks.keySet().stream().anyMatch(tp -> tp.topic().equals(originTopic));
+        }
+        return originOffset >= mark;
     }
 
     /** @return reason → number of rejections, for the report */

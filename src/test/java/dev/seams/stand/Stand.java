@@ -58,7 +58,12 @@ public final class Stand {
     public static final String CUSTOMER_TOTALS_DLQ = "customer.totals.dlq";
     /** Kafka Streams' dead-letter topic: invalid {@code orders.events} records (claim B2). */
     public static final String ORDERS_EVENTS_DLQ = dev.seams.streams.TotalsTopology.ORDERS_EVENTS_DLQ;
-    /** Partitions of the two data topics. */
+    /**
+     * Partitions the two data topics are created with. {@code orders.events} keeps them;
+     * {@code customer.totals} is given twice as many by claim B10 ({@code it/TransportIT}) and keeps
+     * them for every later claim, so nothing may assume this count for {@code customer.totals}: read
+     * its partitions from the broker ({@link Topics#partitionCount}, {@link Topics#endOffsets}).
+     */
     public static final int PARTITIONS = 3;
     /** Connector name in Kafka Connect. */
     public static final String CONNECTOR = "orders-connector";

@@ -72,6 +72,11 @@ public final class Topics {
         }
     }
 
+    /** @return the number of partitions the broker reports for the topic now */
+    public int partitionCount(String topic) {
+        return partitions(topic).size();
+    }
+
     /** @return the sum of the topic's log end offsets (for a non-transactional topic: records ever written) */
     public long totalEndOffset(String topic) {
         return endOffsets(topic).values().stream().mapToLong(Long::longValue).sum();
@@ -120,30 +125,7 @@ public final class Topics {
      * @return the number of records read
      */
     public long readAll(String topic, String isolation, Consumer<ConsumerRecord<byte[], byte[]>> each) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stand.bootstrapServers());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        long count = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
-            List<TopicPartition> partitions = partitions(topic);
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read " + topic + " to its end offsets " + ends);
-                }
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    each.accept(record);
-                    count++;
-                }
-            }
-        }
-        return count;
+        return readFrom(topic, isolation, Map.of(), each);
     }
 
     /**
