@@ -425,13 +425,13 @@ class DlqIT {
      * One record of the G10 mix: what it is, its bytes, and its expected fate: inserted as
      * {@code valid} (its key is its customer_id), or dead-lettered with a reason {@code reasonOk} accepts.
      */
-    private record Mixed(String label, int key, byte[] value, Totals valid, String expected, Predicate<String> reasonOk) {
+    private record Mixed(String label, Integer key, byte[] value, Totals valid, String expected, Predicate<String> reasonOk) {
 
         static Mixed valid(String label, int customer, byte[] value, Totals totals) {
             return new Mixed(label, customer, value, totals, "inserted", r -> false);
         }
 
-        static Mixed rejected(String label, int key, byte[] value, String reason) {
+        static Mixed rejected(String label, Integer key, byte[] value, String reason) {
             return new Mixed(label, key, value, null, "DLQ: " + reason, reason::equals);
         }
 
@@ -460,16 +460,28 @@ class DlqIT {
             List<Mixed> mix = List.of(
                     Mixed.valid("new field currency (customer 2)", 2, snapshotJson(injection, 2, Long.toString(two.orders()),
                             two.total().toPlainString(), ",\"currency\":\"RUB\""), two),
-                    Mixed.rejected("customer_id 6, outside --customers " + SEED_RANGE, 6, snapshotJson(injection, 6, "1", "1.00", ""),
+                    Mixed.rejected("customer_id 6, outside the seed's opt-in --customers " + SEED_RANGE, 6, snapshotJson(injection, 6, "1", "1.00", ""),
                             "customer_id 6 outside the configured range " + SEED_RANGE),
                     Mixed.rejected("customer_id missing", 1, utf8("{\"orders\":1,\"total\":\"1.00\"}"),
                             "customer totals: field \"customer_id\" is missing"),
-                    Mixed.rejected("customer_id explicit 0", 0, snapshotJson(injection, 0, "1", "1.00", ""),
+                    Mixed.rejected("customer_id explicit 0, outside the seed's opt-in --customers " + SEED_RANGE, 0, snapshotJson(injection, 0, "1", "1.00", ""),
                             "customer_id 0 outside the configured range " + SEED_RANGE),
                     Mixed.rejected("orders missing", 1, snapshotJson(injection, 1, null, "1.00", ""), missingOrders),
-                    new Mixed("orders explicit 0 with total 1.00", 1, snapshotJson(injection, 1, "0", "1.00", ""), null,
-                            "DLQ: a reason naming orders = 0 (not \"missing\")",
-                            r -> r.contains("orders") && r.contains("0") && !r.equals(missingOrders) && !r.contains("missing")),
+                    Mixed.rejected("orders explicit 0 with total 1.00", 1, snapshotJson(injection, 1, "0", "1.00", ""),
+                            "orders is 0 but total is 1.00"),
+                    Mixed.rejected("orders explicit 0 with total -5.00", 1, snapshotJson(injection, 1, "0", "-5.00", ""),
+                            "orders is 0 but total is -5.00"),
+                    Mixed.rejected("orders -1", 1, snapshotJson(injection, 1, "-1", "1.00", ""), "orders must be >= 0, got -1"),
+                    Mixed.rejected("total null", 1, utf8("{\"customer_id\":1,\"orders\":1,\"total\":null,\"version\":"
+                            + injection.nextVersion(1) + "}"), "customer totals: field \"total\" is null"),
+                    Mixed.rejected("version 0", 1, utf8("{\"customer_id\":1,\"orders\":1,\"total\":\"1.00\",\"version\":0}"),
+                            "version must be >= 1, got 0"),
+                    Mixed.rejected("no key", null, snapshotJson(injection, 1, "1", "1.00", ""), "record key null does not match customer_id 1"),
+                    Mixed.valid("a refund: orders 1, total -5.00 (B11)", 1, snapshotJson(injection, 1, "1", "-5.00", ""),
+                            new Totals(1, new BigDecimal("-5.00"))),
+                    Mixed.valid("orders 2, total 0.00 (a refund cancels an order)", 1, snapshotJson(injection, 1, "2", "0.00", ""),
+                            new Totals(2, new BigDecimal("0.00"))),
+                    Mixed.valid("orders 2, total -5.00", 1, snapshotJson(injection, 1, "2", "-5.00", ""), new Totals(2, new BigDecimal("-5.00"))),
                     Mixed.rejected("total missing", 1, snapshotJson(injection, 1, "1", null, ""), "customer totals: field \"total\" is missing"),
                     Mixed.valid("total explicit 0.00 (orders 1)", 1, snapshotJson(injection, 1, "1", "0.00", ""), new Totals(1, BigDecimal.ZERO)),
                     Mixed.valid("0 orders and 0.00 (customer 3: last order deleted or moved, B11)", 3, snapshotJson(injection, 3, "0", "0.00", ""), zero),
@@ -483,7 +495,7 @@ class DlqIT {
             List<String> expectedRows = new ArrayList<>();
             Map<Integer, Totals> lastValid = new TreeMap<>();
             for (Mixed m : mix) {
-                RecordMetadata md = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(m.key()), m.value(), null);
+                RecordMetadata md = injection.send(Stand.CUSTOMER_TOTALS, m.key() == null ? null : m.key().toString(), m.value(), null);
                 sent.put(m, md);
                 if (m.isValid()) {
                     expectedRows.add(rawRow(m.key(), m.valid(), md));
