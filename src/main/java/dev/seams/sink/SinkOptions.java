@@ -36,11 +36,16 @@ import java.util.function.Consumer;
  *                         a restarted process takes its partitions back at once; null for dynamic membership
  * @param sessionTimeout   the consumer's {@code session.timeout.ms} ({@code --session-timeout}); null
  *                         for Kafka's default (45 s)
+ * @param topic            the topic consumed ({@code --topic}); default the mode's ({@link SinkMode#topic()}),
+ *                         e.g. a scratch topic of records in the same shape (issue 13 benchmarks)
+ * @param batching         how many polls one insert gathers ({@code --batch-rows}, {@code --batch-wait});
+ *                         default {@link Batching#PER_POLL}
  */
 public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, SinkMode mode, String groupId,
                           boolean fromStart, boolean dup, Duration runFor, Duration untilIdle, boolean untilCaughtUp,
                           String isolation, CustomerRange customers, String dlqTopic, int maxValueBytes,
-                          boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout) {
+                          boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout,
+                          String topic, Batching batching) {
 
     /** The sink's consumer group (DESIGN.md names). */
     public static final String DEFAULT_GROUP = "ds-sink";
@@ -56,6 +61,8 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(groupId, "groupId");
         Objects.requireNonNull(dlqTopic, "dlqTopic");
+        Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(batching, "batching");
         window(runFor, untilIdle, untilCaughtUp);
         if (!"read_committed".equals(isolation) && !"read_uncommitted".equals(isolation)) {
             throw new IllegalArgumentException("isolation must be read_committed or read_uncommitted, got " + isolation);
@@ -63,6 +70,20 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         if (maxValueBytes < 1) {
             throw new IllegalArgumentException("max value bytes must be >= 1, got " + maxValueBytes);
         }
+    }
+
+    /**
+     * Every setting but the topic (the mode's) and the batching (every poll its own insert).
+     *
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, SinkMode mode, String groupId,
+                       boolean fromStart, boolean dup, Duration runFor, Duration untilIdle, boolean untilCaughtUp,
+                       String isolation, CustomerRange customers, String dlqTopic, int maxValueBytes,
+                       boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout) {
+        this(bootstrapServers, clickhouse, mode, groupId, fromStart, dup, runFor, untilIdle, untilCaughtUp, isolation,
+                customers, dlqTopic, maxValueBytes, validate, offsetAsVersion, instanceId, sessionTimeout,
+                mode.topic(), Batching.PER_POLL);
     }
 
     /**
@@ -181,6 +202,21 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         return copy(b -> b.sessionTimeout = value);
     }
 
+    /** @return a copy in another consumer group ({@code --group}) */
+    public SinkOptions withGroupId(String value) {
+        return copy(b -> b.groupId = value);
+    }
+
+    /** @return a copy consuming another topic of the mode's record shape ({@code --topic}) */
+    public SinkOptions withTopic(String value) {
+        return copy(b -> b.topic = value);
+    }
+
+    /** @return a copy gathering polls into inserts this way ({@code --batch-rows}, {@code --batch-wait}) */
+    public SinkOptions withBatching(Batching value) {
+        return copy(b -> b.batching = value);
+    }
+
     /**
      * TEST-ONLY: a copy with the totals contract on or off. Off reproduces the seed's unvalidated
      * consumer for a negative control (G11); it must never be used to run the pipeline.
@@ -205,9 +241,9 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
     private SinkOptions copy(Consumer<Copy> change) {
         Copy c = new Copy(this);
         change.accept(c);
-        return new SinkOptions(bootstrapServers, clickhouse, mode, groupId, c.fromStart, c.dup, c.runFor,
+        return new SinkOptions(bootstrapServers, clickhouse, mode, c.groupId, c.fromStart, c.dup, c.runFor,
                 c.untilIdle, c.untilCaughtUp, c.isolation, c.customers, c.dlqTopic, maxValueBytes, c.validate,
-                c.offsetAsVersion, c.instanceId, c.sessionTimeout);
+                c.offsetAsVersion, c.instanceId, c.sessionTimeout, c.topic, c.batching);
     }
 
     /** The changeable components of one copy, set by a {@code with…} method before the copy is validated. */
@@ -224,6 +260,9 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         boolean offsetAsVersion;
         String instanceId;
         Duration sessionTimeout;
+        String groupId;
+        String topic;
+        Batching batching;
 
         Copy(SinkOptions o) {
             fromStart = o.fromStart;
@@ -238,6 +277,9 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
             offsetAsVersion = o.offsetAsVersion;
             instanceId = o.instanceId;
             sessionTimeout = o.sessionTimeout;
+            groupId = o.groupId;
+            topic = o.topic;
+            batching = o.batching;
         }
     }
 }

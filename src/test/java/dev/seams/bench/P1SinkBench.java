@@ -1,0 +1,134 @@
+package dev.seams.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seams.report.Project;
+import dev.seams.sink.Batching;
+import dev.seams.stand.Stand;
+import dev.seams.stand.StandContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * P1 (issue 13 §3): the sink draining N {@code customer.totals} records into ClickHouse vs a
+ * direct JSONEachRow insert of the identical rows in identical batches of {@value #POLL_RECORDS}
+ * (the sink's records per poll) from this JVM ({@link DirectInsert}), and ClickHouse's own Kafka
+ * engine on the same records ({@link KafkaEnginePeer}). Goal: sink ≥ 0.8 × direct.
+ *
+ * <p>Each repetition runs the three contenders one after the other on emptied tables, the order
+ * rotating per repetition; a first, uncounted round warms the JIT and the connections. The sink's
+ * figure is its drain time ({@link dev.seams.sink.Sink#drainTime()}: first assignment → last offset
+ * commit); its whole run (consumer start and group join included) is reported beside it, and is the
+ * basis of the comparison with the Kafka engine, whose timed span includes its consumer's start too.
+ * Then one more sink run under JDK Flight Recorder ({@link JfrProfile}), not counted.
+ */
+@ExtendWith(StandContext.Resolver.class)
+class P1SinkBench {
+
+    /** The sink's records per poll ({@code max.poll.records} of {@link dev.seams.sink.SinkConsumer}). */
+    static final int POLL_RECORDS = 1_000;
+    private static final int CUSTOMERS = 1_000;
+    private static final Duration ENGINE_TIMEOUT = Duration.ofMinutes(3);
+
+    @Test
+    void p1SinkVsDirectInsert(StandContext s) throws Exception {
+        Stand stand = s.stand();
+        BenchRun.facts(stand);
+        int n = Benchmarks.records();
+        BenchTables tables = BenchTables.create(stand);
+        ScratchTotals data = ScratchTotals.produce(stand, "bench.p1." + System.currentTimeMillis(), n, CUSTOMERS);
+        Rounds rounds = new Rounds();
+        rounds.run(stand, tables, data, 0, false);   // warm-up, not counted
+        rounds.clear();
+        for (int rep = 0; rep < Benchmarks.repetitions(); rep++) {
+            rounds.run(stand, tables, data, rep + 1, true);
+        }
+        tables.truncate();
+        JfrProfile.Summary profile = JfrProfile.profile(Project.root().resolve("target/bench/p1-sink.jfr"),
+                Thread.currentThread().getName(), 12,
+                () -> SinkDrain.run(stand, tables, data.topic(), "bench-p1-profile", Batching.PER_POLL));
+        Benchmarks.record(rounds.result(n, profile));
+    }
+
+    /** The repetitions' figures. */
+    private static final class Rounds {
+        final List<Double> sinkDrain = new ArrayList<>();
+        final List<Double> sinkWhole = new ArrayList<>();
+        final List<Double> direct = new ArrayList<>();
+        final List<Double> engine = new ArrayList<>();
+        final List<Double> engineFirst = new ArrayList<>();
+        final List<Long> sinkInserts = new ArrayList<>();
+
+        void run(Stand stand, BenchTables tables, ScratchTotals data, int rep, boolean withEngine) throws Exception {
+            int n = data.rows().size();
+            for (int i = 0; i < 3; i++) {
+                switch ((rep + i) % 3) {
+                    case 0 -> {
+                        tables.truncate();
+                        SinkDrain drain = SinkDrain.run(stand, tables, data.topic(), "bench-p1-" + rep, Batching.PER_POLL);
+                        assertThat(drain.summary().inserted()).as("records the sink inserted: %s", drain.summary().line()).isEqualTo(n);
+                        assertThat(tables.rawRows()).as("raw_totals rows after the sink").isEqualTo(n);
+                        sinkDrain.add(BenchRun.rate(n, drain.drainNanos()));
+                        sinkWhole.add(BenchRun.rate(n, drain.totalNanos()));
+                        sinkInserts.add(drain.inserts());
+                    }
+                    case 1 -> {
+                        tables.truncate();
+                        direct.add(BenchRun.rate(n, DirectInsert.run(tables, data.rows(), POLL_RECORDS)));
+                        assertThat(tables.rawRows()).as("raw_totals rows after the direct insert").isEqualTo(n);
+                    }
+                    default -> {
+                        if (withEngine) {
+                            KafkaEnginePeer peer = KafkaEnginePeer.run(stand, data.topic(), "bench-p1-engine-" + rep
+                                    + "-" + System.nanoTime(), n, ENGINE_TIMEOUT);
+                            assertThat(peer.rawRows()).as("rows the Kafka engine wrote").isEqualTo(n);
+                            engine.add(BenchRun.rate(n, peer.totalNanos()));
+                            engineFirst.add(peer.firstVisibleNanos() / 1e6);
+                        }
+                    }
+                }
+            }
+        }
+
+        void clear() {
+            for (List<?> l : List.of(sinkDrain, sinkWhole, direct, engine, engineFirst, sinkInserts)) {
+                l.clear();
+            }
+        }
+
+        BenchResult result(int n, JfrProfile.Summary profile) {
+            BenchResult r = new BenchResult("P1", "Sink vs direct insert", "sink drain rate ≥ 0.8 × direct insert rate "
+                    + "(same rows, batches of " + POLL_RECORDS + ", both tables)", 0.8);
+            r.ratio("sink_vs_direct", Spread.of(BenchRun.ratios(sinkDrain, direct)));
+            r.ratio("sink_whole_run_vs_direct", Spread.of(BenchRun.ratios(sinkWhole, direct)));
+            r.ratio("sink_whole_run_vs_kafka_engine", Spread.of(BenchRun.ratios(sinkWhole, engine)));
+            r.ratio("kafka_engine_vs_direct", Spread.of(BenchRun.ratios(engine, direct)));
+            r.figure("records", n);
+            r.figure("sink_drain_rows_per_s", Spread.of(sinkDrain), 0);
+            r.figure("sink_whole_run_rows_per_s", Spread.of(sinkWhole), 0);
+            r.figure("direct_rows_per_s", Spread.of(direct), 0);
+            r.figure("kafka_engine_rows_per_s", Spread.of(engine), 0);
+            r.figure("kafka_engine_first_rows_visible_ms", Spread.of(engineFirst), 0);
+            r.figure("sink_insert_queries_per_run", sinkInserts);
+            r.figure("direct_insert_queries_per_run", 2 * ((n + POLL_RECORDS - 1) / POLL_RECORDS));
+            Map<String, List<Double>> series = new LinkedHashMap<>();
+            series.put("sink (drain)", sinkDrain);
+            series.put("sink (whole run)", sinkWhole);
+            series.put("direct insert", direct);
+            series.put("Kafka engine", engine);
+            r.chart(BenchRun.perRepetitionChart("p1-throughput.svg", "P1: rows/s per repetition, " + n + " records",
+                    "rows/s", series, Map.of()), "P1: rows/s per repetition");
+            r.figure("profile_file", profile.file().toString());
+            r.figure("profile_cpu_samples", profile.cpuSamples());
+            r.figure("profile_native_samples", profile.nativeSamples());
+            r.table("JFR profile of one more sink run (thread running the sink; " + JfrProfile.PERIOD_MS + " ms sampling)",
+                    List.of("list", "method", "samples", "% of the thread's samples"), JfrProfile.rows(profile));
+            return r;
+        }
+    }
+}
