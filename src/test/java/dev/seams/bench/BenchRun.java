@@ -51,6 +51,12 @@ final class BenchRun {
         return file;
     }
 
+    /** Writes a grouped bar chart (series → category → value) into the report's directory; returns the file name. */
+    static String barChart(String file, String title, String axis, Map<String, Map<String, ? extends Number>> bars) {
+        BarChart.write(chartPath(file), title, axis, bars, Map.of());
+        return file;
+    }
+
     /** @return where a chart of this run goes (beside the report) */
     static Path chartPath(String file) {
         return PerformanceReport.dir().resolve(file);

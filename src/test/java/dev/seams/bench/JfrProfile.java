@@ -42,7 +42,7 @@ public final class JfrProfile {
     }
 
     /**
-     * What the recording shows for one thread.
+     * What the recording shows for the selected threads.
      *
      * @param file          the recording
      * @param cpuSamples    Java-code samples of the thread
@@ -62,7 +62,7 @@ public final class JfrProfile {
      * Runs the work under a recording.
      *
      * @param file   where the recording goes
-     * @param thread the thread to summarise (its name)
+     * @param thread the threads to summarise: those whose name starts with one of these, comma-separated
      * @param top    lines per list
      * @param work   what to profile
      * @return the summary
@@ -96,7 +96,7 @@ public final class JfrProfile {
             String type = event.getEventType().getName();
             boolean cpu = CPU.equals(type);
             if ((!cpu && !NATIVE.equals(type)) || event.getStackTrace() == null
-                    || !thread.equals(event.getThread("sampledThread").getJavaName())) {
+                    || !matches(thread, event.getThread("sampledThread").getJavaName())) {
                 continue;
             }
             counts[cpu ? 0 : 1]++;
@@ -114,6 +114,15 @@ public final class JfrProfile {
         }
         long all = counts[0] + counts[1];
         return new Summary(file, counts[0], counts[1], top(selfCpu, top, all), top(selfNative, top, all), top(inclusive, top, all));
+    }
+
+    private static boolean matches(String threads, String name) {
+        for (String prefix : threads.split(",")) {
+            if (name != null && name.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String name(RecordedFrame frame) {

@@ -34,6 +34,10 @@ public final class ScratchTotals {
     public record Row(CustomerTotals totals, int partition, long offset) {
     }
 
+    /** Customers the shared records cycle through. */
+    static final int CUSTOMERS = 1_000;
+    private static ScratchTotals shared;
+
     private final String topic;
     private final List<Row> rows;
 
@@ -75,6 +79,17 @@ public final class ScratchTotals {
             rows.add(new Row(snapshots.get(i), m.partition(), m.offset()));
         }
         return new ScratchTotals(topic, List.copyOf(rows));
+    }
+
+    /**
+     * @return the records P1 and P2 share in this JVM ({@link Benchmarks#records()} of them over
+     *     {@value #CUSTOMERS} customers), produced on first use
+     */
+    public static synchronized ScratchTotals shared(Stand stand) throws Exception {
+        if (shared == null) {
+            shared = produce(stand, "bench.totals." + System.currentTimeMillis(), Benchmarks.records(), CUSTOMERS);
+        }
+        return shared;
     }
 
     private static RecordMetadata metadata(Future<RecordMetadata> future) throws InterruptedException {

@@ -33,6 +33,6 @@ public record SinkDrain(long drainNanos, long totalNanos, long inserts, SinkSumm
         long t0 = System.nanoTime();
         SinkSummary summary = sink.run();
         long total = System.nanoTime() - t0;
-        return new SinkDrain(sink.drainTime().toNanos(), total, tables.insertQueries() - insertsBefore - 1, summary);
+        return new SinkDrain(sink.drainTime().toNanos(), total, tables.insertQueries() - insertsBefore, summary);
     }
 }
