@@ -1,10 +1,7 @@
 package dev.seams.report;
 
 import java.awt.Color;
-import java.awt.Rectangle;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.jfree.chart.ChartFactory;
@@ -15,8 +12,6 @@ import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.renderer.category.BarRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.data.category.DefaultCategoryDataset;
-import org.jfree.svg.SVGGraphics2D;
-import org.jfree.svg.SVGUtils;
 
 /**
  * Grouped bars as an SVG chart (JFreeChart drawn on JFreeSVG, like {@link LagChart} and
@@ -60,13 +55,6 @@ public final class BarChart {
             marker.setLabel(label);
             plot.addRangeMarker(marker);
         });
-        SVGGraphics2D svg = new SVGGraphics2D(WIDTH, HEIGHT);
-        chart.draw(svg, new Rectangle(WIDTH, HEIGHT));
-        try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            SVGUtils.writeToSVG(file.toFile(), svg.getSVGElement());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
+        Svg.write(file, chart, WIDTH, HEIGHT);
     }
 }
