@@ -39,11 +39,16 @@ public record Spread(double median, double min, double max, List<Double> values)
      */
     public Map<String, Object> toJson(int decimals) {
         Map<String, Object> json = new LinkedHashMap<>();
-        json.put("median", round(median, decimals));
-        json.put("min", round(min, decimals));
-        json.put("max", round(max, decimals));
-        json.put("values", values.stream().map(v -> round(v, decimals)).toList());
+        json.put("median", number(median, decimals));
+        json.put("min", number(min, decimals));
+        json.put("max", number(max, decimals));
+        json.put("values", values.stream().map(v -> number(v, decimals)).toList());
         return json;
+    }
+
+    /** @return the value rounded: a whole number for 0 decimals, else a double */
+    private static Number number(double value, int decimals) {
+        return decimals == 0 ? (Number) Math.round(value) : (Number) round(value, decimals);
     }
 
     /** @return e.g. {@code 0.83 (0.79–0.91)} */
