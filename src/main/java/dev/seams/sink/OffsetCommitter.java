@@ -35,7 +35,12 @@ import org.slf4j.LoggerFactory;
  *   <li>anything else (e.g. {@code GroupAuthorizationException}, {@code FencedInstanceIdException}):
  *       {@link RunStoppedException} with {@link RunStoppedException.Stop#FATAL_KAFKA}.</li>
  * </ul>
- * Not thread-safe: used from the polling thread and its rebalance callbacks only.
+ * A sink that must not wait for each commit uses {@link #commitAsync}: the offsets are sent after
+ * the write was acknowledged, as always, and stay pending until the broker confirms them; one that
+ * failed is committed again, synchronously, by {@link #retryPending()} after the next poll, and
+ * {@link #commitAll()} (end of the run) and {@link #onRevoked} commit whatever is still unconfirmed.
+ * Not thread-safe: used from the polling thread and its rebalance and commit callbacks only (Kafka
+ * runs commit callbacks inside {@code poll} and {@code commitSync}).
  */
 public final class OffsetCommitter {
 
@@ -61,6 +66,7 @@ public final class OffsetCommitter {
     private final Consumer<?, ?> consumer;
     private final Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
     private final Map<TopicPartition, Long> pendingRecords = new HashMap<>();
+    private final Map<TopicPartition, OffsetAndMetadata> inFlight = new HashMap<>();
     private long errors;
     private long leftToNewOwner;
 
@@ -84,8 +90,39 @@ public final class OffsetCommitter {
     }
 
     /**
-     * Commits the pending offsets of partitions still assigned, and drops those of partitions no
-     * longer assigned (their new owner re-reads). Call it after every poll and once at the end of the run.
+     * Sends these offsets without waiting for the broker's answer (issue 13: a synchronous commit per
+     * batch was the largest item of the sink's profile); they stay pending until it confirms them.
+     * Call it only after the batch's write was acknowledged, like {@link #commit}. A failure is
+     * logged and counted, and the offsets go with the next synchronous commit.
+     *
+     * @param offsets partition → next offset to read, from {@link Batches#nextOffsets}
+     * @param records partition → records written behind those offsets, for {@link #pendingRecords()}
+     */
+    public void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, Map<TopicPartition, Long> records) {
+        pending.putAll(offsets);
+        records.forEach((tp, n) -> pendingRecords.merge(tp, n, Long::sum));
+        Map<TopicPartition, OffsetAndMetadata> sent = Map.copyOf(offsets);
+        inFlight.putAll(sent);
+        consumer.commitAsync(sent, (committed, e) -> {
+            sent.forEach(inFlight::remove);   // remove(key, value): a newer offset sent since stays in flight
+            if (e == null) {
+                sent.forEach((tp, om) -> {
+                    if (om.equals(pending.get(tp))) {
+                        forget(tp);
+                    }
+                });
+            } else {
+                errors++;
+                LOG.warn("asynchronous offset commit of {} failed ({}); committed again after the next poll",
+                        sent.keySet(), e.toString());
+            }
+        });
+    }
+
+    /**
+     * Commits the pending offsets of partitions still assigned that are not waiting for an
+     * asynchronous commit's answer, and drops those of partitions no longer assigned (their new
+     * owner re-reads). Call it after every poll.
      *
      * @throws RunStoppedException for a permanent failure
      */
@@ -95,7 +132,21 @@ public final class OffsetCommitter {
         }
         Set<TopicPartition> assigned = consumer.assignment();
         drop(pending.keySet().stream().filter(tp -> !assigned.contains(tp)).toList(), "no longer assigned");
+        commitPending(pending.keySet().stream().filter(tp -> !pending.get(tp).equals(inFlight.get(tp)))
+                .collect(java.util.stream.Collectors.toSet()), true);
+    }
+
+    /**
+     * Commits every pending offset synchronously, those of unanswered asynchronous commits included
+     * (committing an offset twice is harmless). Call it once at the end of the run.
+     *
+     * @throws RunStoppedException for a permanent failure
+     */
+    public void commitAll() {
+        Set<TopicPartition> assigned = consumer.assignment();
+        drop(pending.keySet().stream().filter(tp -> !assigned.contains(tp)).toList(), "no longer assigned");
         commitPending(Set.copyOf(pending.keySet()), true);
+        inFlight.clear();
     }
 
     /**
@@ -223,6 +274,7 @@ public final class OffsetCommitter {
 
     private void forget(TopicPartition tp) {
         pending.remove(tp);
+        inFlight.remove(tp);
         pendingRecords.remove(tp);
     }
 }

@@ -32,7 +32,9 @@ import org.slf4j.LoggerFactory;
  * acknowledged; only then the offsets (each partition's {@code position()}, which steps past
  * transaction control markers, so a caught-up read_committed sink shows lag 0 at rest, G12) are
  * committed by the {@link OffsetCommitter} (retried, or left to the new owner after a rebalance —
- * never the end of the run; B12).
+ * never the end of the run; B12): sent asynchronously, so the next poll and write do not wait for
+ * the broker's answer; an unconfirmed commit is repeated synchronously after the next poll, before
+ * partitions are revoked and at the end of the run.
  *
  * <p>A record that cannot be mapped (mode totals: rejected by {@link TotalsValidator}) is logged
  * with topic, partition, offset and reason and becomes a dead letter ({@link DeadLetters}: key and
@@ -104,7 +106,11 @@ public final class Sink {
             pending = new PollAccumulator(options.batching(), Clock.systemUTC());
             session.subscribe(options.topic(), listener(consumer, writer, deadLetters));
             consume(consumer, writer, deadLetters);
-            committer.retryPending();
+            boolean unconfirmed = committer.pendingRecords() > 0;
+            committer.commitAll();
+            if (unconfirmed && lastCommitNanos != 0) {
+                lastCommitNanos = System.nanoTime();
+            }
         }
         SinkSummary summary = summary();
         LOG.info(summary.line());
@@ -121,7 +127,8 @@ public final class Sink {
 
     /**
      * @return how long the run took from the first partition assignment (after the consumer's start
-     *     and group join) to the end of the last offset commit of a written batch; zero if nothing
+     *     and group join) to the last offset commit of a written batch, or to the end of the run's
+     *     closing synchronous commit if that commit still had offsets to confirm; zero if nothing
      *     was written (issue 13 P1: the sink's drain time)
      */
     public Duration drainTime() {
@@ -162,7 +169,7 @@ public final class Sink {
         counters.inserted += batch.inserted;
         counters.bad += batch.bad;
         counters.tombstones += batch.tombstones;
-        committer.commit(Batches.nextOffsets(consumer, records), Batches.counts(records));
+        committer.commitAsync(Batches.nextOffsets(consumer, records), Batches.counts(records));
         lastCommitNanos = System.nanoTime();
     }
 

@@ -17,7 +17,9 @@ import static org.awaitility.Awaitility.await;
  * {@code stream_flush_interval_ms}), read by a materialized view into a copy of {@code raw_totals},
  * chained by a second view into a copy of {@code customer_totals}. {@code total} is read as a String
  * and converted with {@code toDecimal64(total, 2)}: ClickHouse 18.16 does not parse quoted decimals in
- * JSONEachRow. The engine's consumer group gets committed offsets at the topic's start first (the
+ * JSONEachRow; its views must name every column of their target, and its engine has no virtual
+ * columns for the record's position, so {@code kafka_partition} and {@code kafka_offset} are -1.
+ * The engine's consumer group gets committed offsets at the topic's start first (the
  * engine's librdkafka would otherwise start at the end), and the engine starts consuming when the
  * view that reads it is created — the timed span starts there, so it includes its consumer's start and
  * group join, like the sink's whole run.
@@ -57,7 +59,8 @@ public record KafkaEnginePeer(long totalNanos, long firstVisibleNanos, long rawR
         try {
             long t0 = System.nanoTime();
             ch.execute("CREATE MATERIALIZED VIEW " + RAW + "_mv TO " + RAW
-                    + " AS SELECT customer_id, orders, toDecimal64(total, 2) AS total, version FROM " + QUEUE);
+                    + " AS SELECT customer_id, orders, toDecimal64(total, 2) AS total, version, toInt32(-1) AS kafka_partition, "
+                    + "toInt64(-1) AS kafka_offset FROM " + QUEUE);
             long[] first = {0};
             await("the Kafka engine makes " + records + " records visible").atMost(timeout).pollInterval(POLL)
                     .until(() -> {

@@ -173,6 +173,14 @@ class P4HopLatencyBench {
         r.figure("streams_commit_interval_ms", 100);
         r.table("Latency per hop, ms (one order every " + PERIOD_MS + " ms for " + LOAD_SECONDS + " s; tables probed every "
                 + PROBE_MS + " ms)", List.of("hop", "p50 ms", "p99 ms", "max ms"), rows);
+        r.note("How to read it: B6 (it/FreshnessIT) measures only the end-to-end figure. Debezium's hop is the largest: the "
+                + "connector polls the replication stream every poll.interval.ms (500 ms by default), so a change waits up to "
+                + "one interval, half of it on average, before Connect's producer sends it. ds-streams' hop holds the "
+                + "records of an exactly_once_v2 transaction back from read_committed readers until its commit, every "
+                + "commit.interval.ms (100 ms), plus the repartition topic's round trip. The sink's hop is one poll and one "
+                + "insert; FINAL reads a row as soon as its insert is acknowledged (that hop is the probe's resolution). The "
+                + "first two hops are configuration: lowering poll.interval.ms and commit.interval.ms buys freshness with more "
+                + "requests and more transactions.");
         r.chart(BenchRun.barChart("p4-hops.svg", "P4: latency per hop, p50 and p99", "latency (ms)", bars),
                 "P4: latency per hop");
         return r;
