@@ -24,11 +24,14 @@ import static org.awaitility.Awaitility.await;
  * view that reads it is created — the timed span starts there, so it includes its consumer's start and
  * group join, like the sink's whole run.
  *
- * @param totalNanos         view created → every record visible in the {@code customer_totals} copy
+ * @param totalNanos         view created → every record in the {@code raw_totals} copy (the view chain
+ *                           writes the {@code customer_totals} copy in the same insert; that copy's
+ *                           count cannot be awaited: its merges collapse rows per customer)
  * @param firstVisibleNanos  view created → the first rows visible
  * @param rawRows            rows in the {@code raw_totals} copy at the end
+ * @param finalCustomers     customers in the {@code customer_totals} copy, read with FINAL
  */
-public record KafkaEnginePeer(long totalNanos, long firstVisibleNanos, long rawRows) {
+public record KafkaEnginePeer(long totalNanos, long firstVisibleNanos, long rawRows, long finalCustomers) {
 
     private static final String QUEUE = BenchTables.DATABASE + ".kafka_queue";
     private static final String RAW = BenchTables.DATABASE + ".kafka_raw";
@@ -64,13 +67,14 @@ public record KafkaEnginePeer(long totalNanos, long firstVisibleNanos, long rawR
             long[] first = {0};
             await("the Kafka engine makes " + records + " records visible").atMost(timeout).pollInterval(POLL)
                     .until(() -> {
-                        long visible = ch.scalar("SELECT count() FROM " + FINAL);
+                        long visible = ch.scalar("SELECT count() FROM " + RAW);   // FINAL's copy merges rows away
                         if (visible > 0 && first[0] == 0) {
                             first[0] = System.nanoTime() - t0;
                         }
                         return visible >= records;
                     });
-            return new KafkaEnginePeer(System.nanoTime() - t0, first[0], ch.scalar("SELECT count() FROM " + RAW));
+            return new KafkaEnginePeer(System.nanoTime() - t0, first[0], ch.scalar("SELECT count() FROM " + RAW),
+                    ch.scalar("SELECT count() FROM " + FINAL + " FINAL"));
         } finally {
             drop(ch);
         }

@@ -102,6 +102,8 @@ class P1SinkBench {
                 KafkaEnginePeer peer = KafkaEnginePeer.run(stand, data.topic(), "bench-p1-engine-" + rep + "-" + System.nanoTime(),
                         n, ENGINE_TIMEOUT);
                 assertThat(peer.rawRows()).as("rows the Kafka engine wrote").isEqualTo(n);
+                assertThat(peer.finalCustomers()).as("customers in the engine's customer_totals copy")
+                        .isEqualTo(Math.min(n, ScratchTotals.CUSTOMERS));
                 engine.add(BenchRun.rate(n, peer.totalNanos()));
                 engineFirst.add(peer.firstVisibleNanos() / 1e6);
             } catch (Exception | AssertionError e) {
