@@ -2,6 +2,7 @@ package dev.seams.cli;
 
 import dev.seams.cli.options.HumanDuration;
 import dev.seams.cli.options.Membership;
+import dev.seams.sink.Batching;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.CustomerRange;
 import dev.seams.sink.RunStoppedException;
@@ -65,6 +66,18 @@ public final class SinkCommand implements Callable<Integer> {
 
     @Option(names = "--group", defaultValue = SinkOptions.DEFAULT_GROUP, description = "consumer group")
     String group;
+
+    @Option(names = "--topic", description = "topic to consume, in the mode's record shape (default: the mode's, "
+            + "customer.totals or orders.events)")
+    String topic;
+
+    @Option(names = "--batch-rows", defaultValue = "0", description = "gather polls until this many records, then "
+            + "insert them at once; offsets committed after that insert (default: 0, every poll its own insert)")
+    int batchRows;
+
+    @Option(names = "--batch-wait", converter = HumanDuration.class, description = "with --batch-rows: the longest "
+            + "a gathered record waits for its insert, e.g. 500ms (default: 1s); the freshness batching costs")
+    Duration batchWait;
 
     @Mixin
     Membership membership = new Membership();
@@ -132,7 +145,9 @@ public final class SinkCommand implements Callable<Integer> {
                 sinkMode, group, fromStart, faults.dup, runFor, noWindow ? Duration.ofSeconds(5) : untilIdle,
                 untilCaughtUp, isolation, customers == null ? null : CustomerRange.parse(customers),
                 dlqTopic == null ? SinkOptions.defaultDlqTopic(sinkMode) : dlqTopic, maxValueBytes, true, false,
-                membership.instanceId(), membership.sessionTimeout());
+                membership.instanceId(), membership.sessionTimeout(), Duration.ZERO, topic == null ? sinkMode.topic() : topic,
+                batchRows == 0 ? Batching.PER_POLL
+                        : new Batching(batchRows, batchWait == null ? Batching.DEFAULT_WAIT : batchWait));
     }
 
     /**

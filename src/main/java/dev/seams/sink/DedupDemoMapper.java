@@ -1,6 +1,5 @@
 package dev.seams.sink;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seams.streams.InvalidJsonException;
 import dev.seams.streams.OrderEvent;
 import java.util.List;
@@ -30,6 +29,13 @@ final class DedupDemoMapper implements RecordMapper {
     static final String ORDER_COUNTS_RAW = "order_counts_raw";
     static final String ORDER_DEDUP = "order_dedup";
 
+    private static final RowsBody.Field ORDER_ID = RowsBody.Field.of("order_id");
+    private static final RowsBody.Field CUSTOMER_ID = RowsBody.Field.of("customer_id");
+    private static final RowsBody.Field CNT = RowsBody.Field.of("cnt");
+    private static final RowsBody.Field AMOUNT = RowsBody.Field.of("amount");
+    private static final RowsBody.Field VERSION = RowsBody.Field.of("version");
+    private static final RowsBody.Field IS_DELETED = RowsBody.Field.of("is_deleted");
+
     private final boolean offsetAsVersion;
 
     /** @param offsetAsVersion TEST-ONLY: the offset, not the LSN, is the version (a negative control) */
@@ -43,7 +49,7 @@ final class DedupDemoMapper implements RecordMapper {
     }
 
     @Override
-    public boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, List<ObjectNode>> rowsByTable)
+    public boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, RowsBody> rowsByTable)
             throws BadRecordException {
         OrderEvent event;
         try {
@@ -58,15 +64,17 @@ final class DedupDemoMapper implements RecordMapper {
             throw new BadRecordException("order event has no \"__lsn\" (the connector must add it: "
                     + "transforms.unwrap.add.fields=op,lsn)");
         }
-        rowsByTable.get(ORDER_COUNTS_RAW).add(ClickHouseWriter.newRow()
-                .put("customer_id", event.customerId())
-                .put("cnt", 1));
-        rowsByTable.get(ORDER_DEDUP).add(ClickHouseWriter.newRow()
-                .put("order_id", event.orderId())
-                .put("customer_id", event.customerId())
-                .put("amount", event.amount())
-                .put("version", offsetAsVersion ? record.offset() : event.lsn())
-                .put("is_deleted", event.deleted() ? 1 : 0));
+        rowsByTable.get(ORDER_COUNTS_RAW).startRow()
+                .field(CUSTOMER_ID, event.customerId())
+                .field(CNT, 1)
+                .endRow();
+        rowsByTable.get(ORDER_DEDUP).startRow()
+                .field(ORDER_ID, event.orderId())
+                .field(CUSTOMER_ID, event.customerId())
+                .field(AMOUNT, event.amount())
+                .field(VERSION, offsetAsVersion ? record.offset() : event.lsn())
+                .field(IS_DELETED, event.deleted() ? 1 : 0)
+                .endRow();
         return true;
     }
 }

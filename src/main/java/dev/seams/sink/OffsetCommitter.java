@@ -36,14 +36,20 @@ import org.slf4j.LoggerFactory;
  *   <li>anything else (e.g. {@code GroupAuthorizationException}, {@code FencedInstanceIdException}):
  *       {@link RunStoppedException} with {@link RunStoppedException.Stop#FATAL_KAFKA}.</li>
  * </ul>
- * A poll that returns no record can still move the position: over a transaction's commit or abort
+ * A sink that must not wait for each commit uses {@link #commitAsync}: the offsets are sent after
+ * the write was acknowledged, as always, and stay pending until the broker confirms them; one that
+ * failed is committed again, synchronously, by {@link #retryPending()} after the next poll, and
+ * {@link #commitAll()} (end of the run) and {@link #onRevoked} commit whatever is still unconfirmed.
+ *
+ * <p>A poll that returns no record can still move the position: over a transaction's commit or abort
  * marker, or over aborted records a read_committed consumer skips; so can a poll that returns
  * records of other partitions. {@link #commitSkipped()} commits such positions, so at rest the
  * group's committed offset is the log end and its lag 0 (G12) — whether or not the last batch's
  * fetch happened to include the marker — and another member or {@code --until-caught-up} sees
  * the group caught up (B12).
  *
- * <p>Not thread-safe: used from the polling thread and its rebalance callbacks only.
+ * <p>Not thread-safe: used from the polling thread and its rebalance and commit callbacks only (Kafka
+ * runs commit callbacks inside {@code poll} and {@code commitSync}).
  */
 public final class OffsetCommitter {
 
@@ -69,6 +75,7 @@ public final class OffsetCommitter {
     private final Consumer<?, ?> consumer;
     private final Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
     private final Map<TopicPartition, Long> pendingRecords = new HashMap<>();
+    private final Map<TopicPartition, OffsetAndMetadata> inFlight = new HashMap<>();
     /** The offset each assigned partition was last committed at, by this run or (read once) by the group. */
     private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
     private long errors;
@@ -94,8 +101,40 @@ public final class OffsetCommitter {
     }
 
     /**
-     * Commits the pending offsets of partitions still assigned, and drops those of partitions no
-     * longer assigned (their new owner re-reads). Call it after every poll and once at the end of the run.
+     * Sends these offsets without waiting for the broker's answer (issue 13: a synchronous commit per
+     * batch was the largest item of the sink's profile); they stay pending until it confirms them.
+     * Call it only after the batch's write was acknowledged, like {@link #commit}. A failure is
+     * logged and counted, and the offsets go with the next synchronous commit.
+     *
+     * @param offsets partition → next offset to read, from {@link Batches#nextOffsets}
+     * @param records partition → records written behind those offsets, for {@link #pendingRecords()}
+     */
+    public void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, Map<TopicPartition, Long> records) {
+        pending.putAll(offsets);
+        records.forEach((tp, n) -> pendingRecords.merge(tp, n, Long::sum));
+        Map<TopicPartition, OffsetAndMetadata> sent = Map.copyOf(offsets);
+        inFlight.putAll(sent);
+        consumer.commitAsync(sent, (committed, e) -> {
+            sent.forEach(inFlight::remove);   // remove(key, value): a newer offset sent since stays in flight
+            if (e == null) {
+                sent.forEach((tp, om) -> {
+                    lastCommitted.merge(tp, om.offset(), Math::max);
+                    if (om.equals(pending.get(tp))) {
+                        forget(tp);
+                    }
+                });
+            } else {
+                errors++;
+                LOG.warn("asynchronous offset commit of {} failed ({}); committed again after the next poll",
+                        sent.keySet(), e.toString());
+            }
+        });
+    }
+
+    /**
+     * Commits the pending offsets of partitions still assigned that are not waiting for an
+     * asynchronous commit's answer, and drops those of partitions no longer assigned (their new
+     * owner re-reads). Call it after every poll.
      *
      * @throws RunStoppedException for a permanent failure
      */
@@ -105,7 +144,21 @@ public final class OffsetCommitter {
         }
         Set<TopicPartition> assigned = consumer.assignment();
         drop(pending.keySet().stream().filter(tp -> !assigned.contains(tp)).toList(), "no longer assigned");
+        commitPending(pending.keySet().stream().filter(tp -> !pending.get(tp).equals(inFlight.get(tp)))
+                .collect(java.util.stream.Collectors.toSet()), true);
+    }
+
+    /**
+     * Commits every pending offset synchronously, those of unanswered asynchronous commits included
+     * (committing an offset twice is harmless). Call it once at the end of the run.
+     *
+     * @throws RunStoppedException for a permanent failure
+     */
+    public void commitAll() {
+        Set<TopicPartition> assigned = consumer.assignment();
+        drop(pending.keySet().stream().filter(tp -> !assigned.contains(tp)).toList(), "no longer assigned");
         commitPending(Set.copyOf(pending.keySet()), true);
+        inFlight.clear();
     }
 
     /**
@@ -114,13 +167,13 @@ public final class OffsetCommitter {
      * records lay in between; every record the consumer returned was written, or rewound after a
      * failed write). A
      * partition's committed offset is read from the group once, the first time it is needed. Does
-     * nothing while offsets are pending (their commit failed; {@link #retryPending()} goes first), or
+     * nothing while offsets are pending or in flight (their commit is unconfirmed or failed; {@link #retryPending()} goes first), or
      * if a position or the committed offsets cannot be read now (retried after the next poll).
      *
      * @throws RunStoppedException for a permanent commit failure
      */
     public void commitSkipped() {
-        if (!pending.isEmpty()) {
+        if (!pending.isEmpty() || !inFlight.isEmpty()) {
             return;
         }
         Map<TopicPartition, OffsetAndMetadata> moved = new HashMap<>();
@@ -279,6 +332,7 @@ public final class OffsetCommitter {
 
     private void forget(TopicPartition tp) {
         pending.remove(tp);
+        inFlight.remove(tp);
         pendingRecords.remove(tp);
     }
 }

@@ -1,6 +1,5 @@
 package dev.seams.sink;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -12,11 +11,11 @@ interface RecordMapper {
     List<String> tables();
 
     /**
-     * Adds the record's rows to {@code rowsByTable} (one list per table of {@link #tables()}).
+     * Adds the record's rows to {@code rowsByTable} (one body per table of {@link #tables()}).
      *
      * @return {@code false} if the record is a tombstone that carries no row (logged, not bad)
      * @throws BadRecordException with the precise reason if the record is invalid; nothing is added then
      */
-    boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, List<ObjectNode>> rowsByTable)
+    boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, RowsBody> rowsByTable)
             throws BadRecordException;
 }

@@ -1,11 +1,12 @@
 package dev.seams.sink;
 
 import com.clickhouse.client.api.Client;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seams.dlq.DeadLetters;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,15 +32,23 @@ import org.slf4j.LoggerFactory;
  * acknowledged; only then the offsets (each partition's {@code position()}, which steps past
  * transaction control markers, so a caught-up read_committed sink shows lag 0 at rest, G12) are
  * committed by the {@link OffsetCommitter} (retried, or left to the new owner after a rebalance —
- * never the end of the run; B12). After every poll, positions of the other assigned partitions that
- * moved over transaction markers only are committed too ({@link OffsetCommitter#commitSkipped()}),
- * so the group's lag at rest is 0 whichever fetch brought the last marker.
+ * never the end of the run; B12): sent asynchronously, so the next poll and write do not wait for
+ * the broker's answer; an unconfirmed commit is repeated synchronously after the next poll, before
+ * partitions are revoked and at the end of the run. After a poll that left nothing unwritten, the
+ * positions of assigned partitions that moved over transaction markers only are committed too
+ * ({@link OffsetCommitter#commitSkipped()}), so the group's lag at rest is 0 whichever fetch brought
+ * the last marker — never while gathered records wait for their write.
  *
  * <p>A record that cannot be mapped (mode totals: rejected by {@link TotalsValidator}) is logged
  * with topic, partition, offset and reason and becomes a dead letter ({@link DeadLetters}: key and
  * value byte for byte, original headers, {@code dlq-reason}, {@code dlq-origin-*},
  * {@code dlq-failed-at}) in {@link SinkOptions#dlqTopic()} (claims G10, G11; seed section "DLQ:
  * битое событие не роняет пайплайн").
+ *
+ * <p>With {@link SinkOptions#batching()} ({@code --batch-rows}, {@code --batch-wait}) the polls are
+ * gathered ({@link PollAccumulator}) and written as one batch once enough records or the longest
+ * wait are reached, at the end of the run window, and before partitions are revoked; the offsets of
+ * all of them are committed after that one write was acknowledged, as for a single poll.
  *
  * <p>A failed write commits nothing. Its {@link ErrorClass} decides: retriable (ClickHouse down,
  * paused past {@code --clickhouse-timeout}, too many parts, memory limit; a dead-letter write
@@ -62,6 +71,9 @@ public final class Sink {
     private volatile PollSession session;
     private volatile boolean stopRequested;
     private OffsetCommitter committer;
+    private PollAccumulator pending;
+    private long assignedNanos;
+    private long lastCommitNanos;
 
     /** @param options the run's settings */
     public Sink(SinkOptions options) {
@@ -89,18 +101,23 @@ public final class Sink {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(SinkConsumer.properties(options));
              DeadLetterWriter deadLetters = new DeadLetterWriter(options.bootstrapServers(),
                      options.groupId() + "-" + options.mode().cliName() + "-dlq");
-             Client client = options.clickhouse().open()) {
-            ClickHouseWriter writer = new ClickHouseWriter(client, options.clickhouse().database(),
-                    options.clickhouse().timeout());
+             Client client = options.clickhouse().open();
+             ClickHouseWriter writer = new ClickHouseWriter(client, options.clickhouse().database(),
+                     options.clickhouse().timeout(), mapper.tables().size())) {
             session = new PollSession(consumer, options.window());
             if (stopRequested) {
                 session.requestStop();
             }
             committer = new OffsetCommitter(consumer);
             session.afterEachPoll(committer::retryPending);
-            session.subscribe(options.mode().topic(), listener(consumer));
+            pending = new PollAccumulator(options.batching(), Clock.systemUTC());
+            session.subscribe(options.topic(), listener(consumer, writer, deadLetters));
             consume(consumer, writer, deadLetters);
-            committer.retryPending();
+            boolean unconfirmed = committer.pendingRecords() > 0;
+            committer.commitAll();
+            if (unconfirmed && lastCommitNanos != 0) {
+                lastCommitNanos = System.nanoTime();
+            }
         }
         SinkSummary summary = summary();
         LOG.info(summary.line());
@@ -135,42 +152,81 @@ public final class Sink {
                 r == null ? 0 : r.rebalancesMidDrain(), r == null ? 0 : r.revokedMidDrain());
     }
 
+    /**
+     * @return how long the run took from the first partition assignment (after the consumer's start
+     *     and group join) to the last offset commit of a written batch, or to the end of the run's
+     *     closing synchronous commit if that commit still had offsets to confirm; zero if nothing
+     *     was written (issue 13 P1: the sink's drain time)
+     */
+    public Duration drainTime() {
+        return lastCommitNanos == 0 ? Duration.ZERO : Duration.ofNanos(lastCommitNanos - assignedNanos);
+    }
+
     private void consume(Consumer<byte[], byte[]> consumer, ClickHouseWriter writer, DeadLetterWriter deadLetters) {
         Backoff backoff = new Backoff();
         while (session.running()) {
-            ConsumerRecords<byte[], byte[]> records = session.poll(POLL);
-            if (records.isEmpty()) {
-                committer.commitSkipped();   // positions moved over transaction markers only (G12, B12)
-                continue;
+            pending.add(session.poll(pending.pollTimeout(POLL)));
+            if (pending.due()) {
+                flush(consumer, writer, deadLetters, backoff);
             }
-            Batch batch = map(records);
-            try {
-                write(batch, writer, deadLetters);
-            } catch (WriteFailedException e) {
-                if (!e.classification().retriable()) {
-                    counters.uncommitted = records.count();
-                    throw new RunStoppedException(RunStoppedException.Stop.PERMANENT_WRITE,
-                            e.getMessage() + "; batch " + Batches.position(records) + " not committed", e);
-                }
-                counters.uncommitted = Batches.reread(consumer, records, backoff, e.getMessage());
-                continue;
+            if (pending.isEmpty()) {   // nothing read and not written: positions that moved did so over markers only (G12, B12)
+                committer.commitSkipped();
             }
-            backoff.reset();
-            counters.uncommitted = 0;
-            counters.inserted += batch.inserted;
-            counters.bad += batch.bad;
-            counters.tombstones += batch.tombstones;
-            committer.commit(Batches.nextOffsets(consumer, records), Batches.counts(records));
-            committer.commitSkipped();   // the poll's other partitions may have moved over a marker only
+        }
+        if (!pending.isEmpty()) {   // the run window ended: what was gathered is written, its offsets committed
+            flush(consumer, writer, deadLetters, backoff);
+        }
+    }
+
+    /** Writes the gathered records, then commits their offsets; a retriable failure rewinds them for a re-read. */
+    private void flush(Consumer<byte[], byte[]> consumer, ClickHouseWriter writer, DeadLetterWriter deadLetters,
+                       Backoff backoff) {
+        ConsumerRecords<byte[], byte[]> records = pending.drain();
+        Batch batch = map(records);
+        try {
+            write(batch, writer, deadLetters);
+        } catch (WriteFailedException e) {
+            if (!e.classification().retriable()) {
+                counters.uncommitted = records.count();
+                throw new RunStoppedException(RunStoppedException.Stop.PERMANENT_WRITE,
+                        e.getMessage() + "; batch " + Batches.position(records) + " not committed", e);
+            }
+            counters.uncommitted = Batches.reread(consumer, records, backoff, e.getMessage());
+            return;
+        }
+        backoff.reset();
+        counters.uncommitted = 0;
+        counters.inserted += batch.inserted;
+        counters.bad += batch.bad;
+        counters.tombstones += batch.tombstones;
+        committer.commitAsync(Batches.nextOffsets(consumer, records), Batches.counts(records));
+        lastCommitNanos = System.nanoTime();
+    }
+
+    /**
+     * Before partitions move: the gathered records are written and committed while this member
+     * still owns them; if that fails they are not committed, and those of partitions it keeps are
+     * rewound so it re-reads them (the new owner of the others reads from their committed offsets).
+     */
+    private void flushBeforeRebalance(Consumer<byte[], byte[]> consumer, Collection<TopicPartition> moving,
+                                      ClickHouseWriter writer, DeadLetterWriter deadLetters) {
+        if (pending.isEmpty()) {
+            return;
+        }
+        try {
+            flush(consumer, writer, deadLetters, new Backoff());
+        } catch (RuntimeException e) {
+            LOG.warn("writing the gathered records before partitions {} move failed: {}", moving, e.toString());
+            ConsumerRecords<byte[], byte[]> records = pending.drain();
+            records.partitions().stream().filter(tp -> !moving.contains(tp))
+                    .forEach(tp -> consumer.seek(tp, records.records(tp).get(0).offset()));
         }
     }
 
     private void write(Batch batch, ClickHouseWriter writer, DeadLetterWriter deadLetters) {
         insertDelay();
         try {
-            for (String table : mapper.tables()) {
-                writer.insert(table, batch.rowsByTable.get(table));
-            }
+            writer.insertAll(batch.rowsByTable);
         } catch (WriteFailedException e) {
             counters.insertErrors++;
             throw e;
@@ -197,20 +253,42 @@ public final class Sink {
         }
     }
 
-    private ConsumerRebalanceListener listener(Consumer<byte[], byte[]> consumer) {
+    private ConsumerRebalanceListener listener(Consumer<byte[], byte[]> consumer, ClickHouseWriter writer,
+                                               DeadLetterWriter deadLetters) {
         Set<TopicPartition> rewound = new HashSet<>();
-        return committer.listener(partitions -> {
+        ConsumerRebalanceListener commits = committer.listener(partitions -> {
+            if (assignedNanos == 0 && !partitions.isEmpty()) {
+                assignedNanos = System.nanoTime();
+            }
             List<TopicPartition> fresh = partitions.stream().filter(rewound::add).toList();
             if (options.fromStart() && !fresh.isEmpty()) {   // an empty list would rewind every assigned partition
                 consumer.seekToBeginning(fresh);
             }
         });
+        return new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                commits.onPartitionsAssigned(partitions);
+            }
+
+            @Override
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+                flushBeforeRebalance(consumer, partitions, writer, deadLetters);
+                commits.onPartitionsRevoked(partitions);
+            }
+
+            @Override
+            public void onPartitionsLost(Collection<TopicPartition> partitions) {
+                flushBeforeRebalance(consumer, partitions, writer, deadLetters);
+                commits.onPartitionsLost(partitions);
+            }
+        };
     }
 
     private Batch map(ConsumerRecords<byte[], byte[]> records) {
         Batch batch = new Batch();
         for (String table : mapper.tables()) {
-            batch.rowsByTable.put(table, new ArrayList<>());
+            batch.rowsByTable.put(table, new RowsBody(records.count()));
         }
         int copies = options.dup() ? 2 : 1;
         for (ConsumerRecord<byte[], byte[]> record : records) {
@@ -237,7 +315,7 @@ public final class Sink {
     }
 
     private static final class Batch {
-        final Map<String, List<ObjectNode>> rowsByTable = new LinkedHashMap<>();
+        final Map<String, RowsBody> rowsByTable = new LinkedHashMap<>();
         final List<ProducerRecord<byte[], byte[]>> deadLetters = new ArrayList<>();
         long inserted;
         long bad;

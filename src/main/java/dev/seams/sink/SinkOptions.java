@@ -40,12 +40,16 @@ import java.util.function.Consumer;
  *                         standing for a slow server, so that a backlog takes long enough to drain
  *                         for group membership changes to land mid-drain (claim B12); no CLI flag;
  *                         {@link Duration#ZERO} (none) otherwise
+ * @param topic            the topic consumed ({@code --topic}); default the mode's ({@link SinkMode#topic()}),
+ *                         e.g. a scratch topic of records in the same shape (issue 13 benchmarks)
+ * @param batching         how many polls one insert gathers ({@code --batch-rows}, {@code --batch-wait});
+ *                         default {@link Batching#PER_POLL}
  */
 public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, SinkMode mode, String groupId,
                           boolean fromStart, boolean dup, Duration runFor, Duration untilIdle, boolean untilCaughtUp,
                           String isolation, CustomerRange customers, String dlqTopic, int maxValueBytes,
                           boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout,
-                          Duration insertDelay) {
+                          Duration insertDelay, String topic, Batching batching) {
 
     /** The sink's consumer group (DESIGN.md names). */
     public static final String DEFAULT_GROUP = "ds-sink";
@@ -65,6 +69,8 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(groupId, "groupId");
         Objects.requireNonNull(dlqTopic, "dlqTopic");
+        Objects.requireNonNull(topic, "topic");
+        Objects.requireNonNull(batching, "batching");
         window(runFor, untilIdle, untilCaughtUp);
         if (!"read_committed".equals(isolation) && !"read_uncommitted".equals(isolation)) {
             throw new IllegalArgumentException("isolation must be read_committed or read_uncommitted, got " + isolation);
@@ -75,7 +81,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
     }
 
     /**
-     * The settings of the issue-11 release: no insert delay.
+     * Every setting but the insert delay (none), the topic (the mode's) and the batching (every poll its own insert).
      *
      * @throws IllegalArgumentException as the canonical constructor
      */
@@ -84,7 +90,8 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
                        String isolation, CustomerRange customers, String dlqTopic, int maxValueBytes,
                        boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout) {
         this(bootstrapServers, clickhouse, mode, groupId, fromStart, dup, runFor, untilIdle, untilCaughtUp, isolation,
-                customers, dlqTopic, maxValueBytes, validate, offsetAsVersion, instanceId, sessionTimeout, Duration.ZERO);
+                customers, dlqTopic, maxValueBytes, validate, offsetAsVersion, instanceId, sessionTimeout, Duration.ZERO,
+                mode.topic(), Batching.PER_POLL);
     }
 
     /**
@@ -213,6 +220,16 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         return copy(b -> b.sessionTimeout = value);
     }
 
+    /** @return a copy consuming another topic of the mode's record shape ({@code --topic}) */
+    public SinkOptions withTopic(String value) {
+        return copy(b -> b.topic = value);
+    }
+
+    /** @return a copy gathering polls into inserts this way ({@code --batch-rows}, {@code --batch-wait}) */
+    public SinkOptions withBatching(Batching value) {
+        return copy(b -> b.batching = value);
+    }
+
     /**
      * TEST-ONLY: a copy with the totals contract on or off. Off reproduces the seed's unvalidated
      * consumer for a negative control (G11); it must never be used to run the pipeline.
@@ -250,7 +267,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         change.accept(c);
         return new SinkOptions(bootstrapServers, c.clickhouse, mode, c.groupId, c.fromStart, c.dup, c.runFor,
                 c.untilIdle, c.untilCaughtUp, c.isolation, c.customers, c.dlqTopic, maxValueBytes, c.validate,
-                c.offsetAsVersion, c.instanceId, c.sessionTimeout, c.insertDelay);
+                c.offsetAsVersion, c.instanceId, c.sessionTimeout, c.insertDelay, c.topic, c.batching);
     }
 
     /** The changeable components of one copy, set by a {@code with…} method before the copy is validated. */
@@ -270,6 +287,8 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         String instanceId;
         Duration sessionTimeout;
         Duration insertDelay;
+        String topic;
+        Batching batching;
 
         Copy(SinkOptions o) {
             clickhouse = o.clickhouse;
@@ -287,6 +306,8 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
             instanceId = o.instanceId;
             sessionTimeout = o.sessionTimeout;
             insertDelay = o.insertDelay;
+            topic = o.topic;
+            batching = o.batching;
         }
     }
 }

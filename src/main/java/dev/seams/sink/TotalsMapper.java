@@ -3,7 +3,6 @@ package dev.seams.sink;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.seams.streams.CustomerTotals;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -46,6 +45,13 @@ final class TotalsMapper implements RecordMapper {
     static final String RAW_TOTALS = "raw_totals";
     static final String CUSTOMER_TOTALS = "customer_totals";
 
+    private static final RowsBody.Field CUSTOMER_ID = RowsBody.Field.of("customer_id");
+    private static final RowsBody.Field ORDERS = RowsBody.Field.of("orders");
+    private static final RowsBody.Field TOTAL = RowsBody.Field.of("total");
+    private static final RowsBody.Field VERSION = RowsBody.Field.of("version");
+    private static final RowsBody.Field KAFKA_PARTITION = RowsBody.Field.of("kafka_partition");
+    private static final RowsBody.Field KAFKA_OFFSET = RowsBody.Field.of("kafka_offset");
+
     private static final ObjectMapper UNVALIDATED = new ObjectMapper()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
@@ -70,18 +76,17 @@ final class TotalsMapper implements RecordMapper {
     }
 
     @Override
-    public boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, List<ObjectNode>> rowsByTable)
+    public boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, RowsBody> rowsByTable)
             throws BadRecordException {
         CustomerTotals totals = validate ? validator.validate(record.key(), record.value()) : unvalidated(record.value());
-        ObjectNode row = ClickHouseWriter.newRow()
-                .put("customer_id", totals.customerId())
-                .put("orders", totals.orders())
-                .put("total", totals.total())
-                .put("version", offsetAsVersion || !validate ? record.offset() : totals.version());
-        rowsByTable.get(RAW_TOTALS).add(row.deepCopy()
-                .put("kafka_partition", record.partition())
-                .put("kafka_offset", record.offset()));
-        rowsByTable.get(CUSTOMER_TOTALS).add(row);
+        RowsBody raw = rowsByTable.get(RAW_TOTALS);
+        int from = raw.startRow().mark();
+        raw.field(CUSTOMER_ID, totals.customerId())
+                .field(ORDERS, totals.orders())
+                .field(TOTAL, totals.total())
+                .field(VERSION, offsetAsVersion || !validate ? record.offset() : totals.version());
+        rowsByTable.get(CUSTOMER_TOTALS).startRow().copyFields(raw, from, raw.mark()).endRow();   // serialised once
+        raw.field(KAFKA_PARTITION, record.partition()).field(KAFKA_OFFSET, record.offset()).endRow();
         return true;
     }
 

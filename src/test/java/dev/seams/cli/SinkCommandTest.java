@@ -2,6 +2,7 @@ package dev.seams.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seams.sink.Batching;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.CustomerRange;
 import dev.seams.sink.RunWindow;
@@ -61,6 +62,19 @@ class SinkCommandTest {
         assertThat(options.offsetAsVersion()).isFalse();
         assertThat(options.validate()).isTrue();
         assertThat(options.instanceId()).isNull();
+    }
+
+    @Test
+    void theTopicAndBatchingFlagsReachTheOptions() {
+        SinkOptions defaults = parse("--bootstrap-servers", "b:1").options();
+        SinkOptions batched = parse("--bootstrap-servers", "b:1", "--topic", "scratch", "--batch-rows", "50000").options();
+        SinkOptions waited = parse("--bootstrap-servers", "b:1", "--batch-rows", "10", "--batch-wait", "250ms").options();
+
+        assertThat(defaults.topic()).isEqualTo("customer.totals");
+        assertThat(defaults.batching()).isEqualTo(Batching.PER_POLL);
+        assertThat(batched.topic()).isEqualTo("scratch");
+        assertThat(batched.batching()).isEqualTo(new Batching(50_000, Batching.DEFAULT_WAIT));
+        assertThat(waited.batching()).isEqualTo(new Batching(10, Duration.ofMillis(250)));
     }
 
     @Test

@@ -2,10 +2,7 @@ package dev.seams.report;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
-import java.awt.Rectangle;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.jfree.chart.ChartFactory;
@@ -18,8 +15,6 @@ import org.jfree.chart.renderer.xy.XYBarRenderer;
 import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.statistics.HistogramDataset;
-import org.jfree.svg.SVGGraphics2D;
-import org.jfree.svg.SVGUtils;
 
 /**
  * A latency histogram as an SVG chart (JFreeChart drawn on JFreeSVG): latency in milliseconds on x,
@@ -72,13 +67,6 @@ public final class LatencyChart {
             plot.addDomainMarker(marker);
             index++;
         }
-        SVGGraphics2D svg = new SVGGraphics2D(WIDTH, HEIGHT);
-        chart.draw(svg, new Rectangle(WIDTH, HEIGHT));
-        try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            SVGUtils.writeToSVG(file.toFile(), svg.getSVGElement());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
+        Svg.write(file, chart, WIDTH, HEIGHT);
     }
 }

@@ -3,9 +3,7 @@ package dev.seams.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,10 +16,10 @@ import org.junit.jupiter.api.Test;
  */
 class DedupDemoMapperTest {
 
-    private static Map<String, List<ObjectNode>> tables() {
-        Map<String, List<ObjectNode>> rows = new LinkedHashMap<>();
-        rows.put(DedupDemoMapper.ORDER_COUNTS_RAW, new ArrayList<>());
-        rows.put(DedupDemoMapper.ORDER_DEDUP, new ArrayList<>());
+    private static Map<String, RowsBody> tables() {
+        Map<String, RowsBody> rows = new LinkedHashMap<>();
+        rows.put(DedupDemoMapper.ORDER_COUNTS_RAW, new RowsBody(4));
+        rows.put(DedupDemoMapper.ORDER_DEDUP, new RowsBody(4));
         return rows;
     }
 
@@ -37,28 +35,28 @@ class DedupDemoMapperTest {
 
     @Test
     void insertUpdateAndDeleteEachBecomeARowVersionedByTheirLsn() throws BadRecordException {
-        Map<String, List<ObjectNode>> rows = tables();
+        Map<String, RowsBody> rows = tables();
         DedupDemoMapper mapper = new DedupDemoMapper(false);
 
         mapper.map(record(10, change("2", "59.68", "false", "c", 100)), rows);
         mapper.map(record(11, change("3", "60.00", "false", "u", 200)), rows);
         mapper.map(record(12, change("3", "60.00", "true", "d", 300)), rows);
 
-        assertThat(rows.get(DedupDemoMapper.ORDER_DEDUP)).extracting(ObjectNode::toString).containsExactly(
+        assertThat(rows.get(DedupDemoMapper.ORDER_DEDUP).lines()).containsExactly(
                 "{\"order_id\":1,\"customer_id\":2,\"amount\":59.68,\"version\":100,\"is_deleted\":0}",
                 "{\"order_id\":1,\"customer_id\":3,\"amount\":60.00,\"version\":200,\"is_deleted\":0}",
                 "{\"order_id\":1,\"customer_id\":3,\"amount\":60.00,\"version\":300,\"is_deleted\":1}");
-        assertThat(rows.get(DedupDemoMapper.ORDER_COUNTS_RAW)).hasSize(3);
+        assertThat(rows.get(DedupDemoMapper.ORDER_COUNTS_RAW).rows()).isEqualTo(3);
     }
 
     @Test
     void aRowlessDeletionCarriesNoRow() throws BadRecordException {
-        Map<String, List<ObjectNode>> rows = tables();
+        Map<String, RowsBody> rows = tables();
         DedupDemoMapper mapper = new DedupDemoMapper(false);
 
         assertThat(mapper.map(record(1, null), rows)).isFalse();
         assertThat(mapper.map(record(2, "null"), rows)).isFalse();
-        assertThat(rows.get(DedupDemoMapper.ORDER_DEDUP)).isEmpty();
+        assertThat(rows.get(DedupDemoMapper.ORDER_DEDUP).isEmpty()).isTrue();
     }
 
     @Test
@@ -79,11 +77,11 @@ class DedupDemoMapperTest {
 
     @Test
     void theOffsetAsVersionControlWritesTheOffset() throws BadRecordException {
-        Map<String, List<ObjectNode>> rows = tables();
+        Map<String, RowsBody> rows = tables();
 
         new DedupDemoMapper(true).map(record(7, "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1.00\"}"), rows);
 
-        assertThat(rows.get(DedupDemoMapper.ORDER_DEDUP)).extracting(ObjectNode::toString)
+        assertThat(rows.get(DedupDemoMapper.ORDER_DEDUP).lines())
                 .containsExactly("{\"order_id\":1,\"customer_id\":2,\"amount\":1.00,\"version\":7,\"is_deleted\":0}");
     }
 }

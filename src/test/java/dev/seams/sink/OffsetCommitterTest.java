@@ -13,6 +13,7 @@ import java.util.Set;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
@@ -38,6 +39,26 @@ class OffsetCommitterTest {
 
         FailingCommits() {
             super("earliest");
+        }
+
+        final Deque<KafkaException> asyncFailures = new ArrayDeque<>();
+        final List<OffsetCommitCallback> unanswered = new ArrayList<>();
+        boolean holdAsync;
+
+        @Override
+        public synchronized void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
+            if (callback == null) {   // MockConsumer's commitSync commits through here
+                super.commitAsync(offsets, null);
+                return;
+            }
+            attempts.add(Map.copyOf(offsets));
+            if (holdAsync) {
+                unanswered.add(callback);
+            } else if (!asyncFailures.isEmpty()) {
+                callback.onComplete(offsets, asyncFailures.poll());
+            } else {
+                super.commitAsync(offsets, callback);
+            }
         }
 
         @Override
@@ -186,5 +207,45 @@ class OffsetCommitterTest {
 
         assertThat(consumer.attempts).hasSize(attempts);
         assertThat(committer.pendingRecords()).isEqualTo(10);
+    }
+
+    @Test
+    void anAsynchronousCommitIsPendingUntilTheBrokerConfirmsIt() {
+        consumer.holdAsync = true;
+        committer.commitAsync(Map.of(P0, new OffsetAndMetadata(10)), Map.of(P0, 10L));
+
+        assertThat(committer.pendingRecords()).as("sent, not confirmed").isEqualTo(10);
+        committer.retryPending();
+        assertThat(consumer.attempts).as("an unanswered commit is not repeated after a poll").hasSize(1);
+
+        committer.commitAll();
+        assertThat(consumer.committed(Set.of(P0)).get(P0).offset()).isEqualTo(10);
+        assertThat(committer.pendingRecords()).isZero();
+        consumer.unanswered.forEach(c -> c.onComplete(Map.of(P0, new OffsetAndMetadata(10)), null));
+        assertThat(committer.pendingRecords()).isZero();
+    }
+
+    @Test
+    void aFailedAsynchronousCommitIsRepeatedSynchronouslyAfterTheNextPoll() {
+        consumer.asyncFailures.add(new TimeoutException("broker slow"));
+        committer.commitAsync(Map.of(P0, new OffsetAndMetadata(7)), Map.of(P0, 7L));
+
+        assertThat(committer.errors()).isEqualTo(1);
+        assertThat(committer.pendingRecords()).isEqualTo(7);
+        committer.retryPending();
+
+        assertThat(consumer.committed(Set.of(P0)).get(P0).offset()).isEqualTo(7);
+        assertThat(committer.pendingRecords()).isZero();
+    }
+
+    @Test
+    void aConfirmationOfOlderOffsetsKeepsTheNewerPending() {
+        consumer.holdAsync = true;
+        committer.commitAsync(Map.of(P0, new OffsetAndMetadata(5)), Map.of(P0, 5L));
+        committer.commitAsync(Map.of(P0, new OffsetAndMetadata(9)), Map.of(P0, 4L));
+
+        consumer.unanswered.get(0).onComplete(Map.of(P0, new OffsetAndMetadata(5)), null);
+
+        assertThat(committer.pendingRecords()).as("offset 9 is still unconfirmed").isEqualTo(9);
     }
 }

@@ -3,9 +3,7 @@ package dev.seams.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,10 +19,10 @@ class TotalsMapperTest {
 
     private static final TotalsValidator VALIDATOR = new TotalsValidator(null, 65_536);
 
-    private static Map<String, List<ObjectNode>> tables() {
-        Map<String, List<ObjectNode>> rows = new LinkedHashMap<>();
-        rows.put(TotalsMapper.RAW_TOTALS, new ArrayList<>());
-        rows.put(TotalsMapper.CUSTOMER_TOTALS, new ArrayList<>());
+    private static Map<String, RowsBody> tables() {
+        Map<String, RowsBody> rows = new LinkedHashMap<>();
+        rows.put(TotalsMapper.RAW_TOTALS, new RowsBody(4));
+        rows.put(TotalsMapper.CUSTOMER_TOTALS, new RowsBody(4));
         return rows;
     }
 
@@ -35,58 +33,58 @@ class TotalsMapperTest {
 
     @Test
     void aSnapshotBecomesOneRowPerTableWithItsOwnVersion() throws BadRecordException {
-        Map<String, List<ObjectNode>> rows = tables();
+        Map<String, RowsBody> rows = tables();
 
         boolean mapped = new TotalsMapper(VALIDATOR, true, false).map(
                 record(146, "3", "{\"customer_id\":3,\"orders\":27,\"total\":\"1112.08\",\"version\":42,\"currency\":\"RUB\"}"), rows);
 
         assertThat(mapped).isTrue();
-        assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS)).extracting(ObjectNode::toString)
+        assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS).lines())
                 .containsExactly("{\"customer_id\":3,\"orders\":27,\"total\":1112.08,\"version\":42}");
-        assertThat(rows.get(TotalsMapper.RAW_TOTALS)).as("the raw row also names the record it came from").extracting(ObjectNode::toString)
+        assertThat(rows.get(TotalsMapper.RAW_TOTALS).lines()).as("the raw row also names the record it came from")
                 .containsExactly("{\"customer_id\":3,\"orders\":27,\"total\":1112.08,\"version\":42,\"kafka_partition\":0,\"kafka_offset\":146}");
     }
 
     @Test
     void theVersionDoesNotDependOnWhereTheRecordWasRead() throws BadRecordException {
         String value = "{\"customer_id\":3,\"orders\":1,\"total\":\"1.00\",\"version\":9}";
-        Map<String, List<ObjectNode>> rows = tables();
+        Map<String, RowsBody> rows = tables();
         TotalsMapper mapper = new TotalsMapper(VALIDATOR, true, false);
 
         mapper.map(record(5_000, "3", value), rows);
         mapper.map(new ConsumerRecord<>("customer.totals", 5, 0, "3".getBytes(StandardCharsets.UTF_8),
                 value.getBytes(StandardCharsets.UTF_8)), rows);
 
-        assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS)).extracting(r -> r.get("version").asLong()).containsExactly(9L, 9L);
+        assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS).lines()).allMatch(r -> r.endsWith(",\"version\":9}")).hasSize(2);
     }
 
     @Test
     void anEmptiedCustomerAndARefundAreCarried() throws BadRecordException {
-        Map<String, List<ObjectNode>> rows = tables();
+        Map<String, RowsBody> rows = tables();
         TotalsMapper mapper = new TotalsMapper(VALIDATOR, true, false);
 
         mapper.map(record(1, "4", "{\"customer_id\":4,\"orders\":0,\"total\":\"0.00\",\"version\":2}"), rows);
         mapper.map(record(2, "6", "{\"customer_id\":6,\"orders\":1,\"total\":\"-5.00\",\"version\":1}"), rows);
 
-        assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS)).extracting(ObjectNode::toString).containsExactly(
+        assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS).lines()).containsExactly(
                 "{\"customer_id\":4,\"orders\":0,\"total\":0.00,\"version\":2}",
                 "{\"customer_id\":6,\"orders\":1,\"total\":-5.00,\"version\":1}");
     }
 
     @Test
     void withValidationTheMissingFieldsAreRejectedAndNothingIsAdded() {
-        Map<String, List<ObjectNode>> rows = tables();
+        Map<String, RowsBody> rows = tables();
 
         BadRecordException e = catchThrowableOfType(BadRecordException.class,
                 () -> new TotalsMapper(VALIDATOR, true, false).map(record(146, "1", "{\"customer_id\":1}"), rows));
 
         assertThat(e).hasMessage("customer totals: field \"orders\" is missing");
-        assertThat(rows.get(TotalsMapper.RAW_TOTALS)).isEmpty();
+        assertThat(rows.get(TotalsMapper.RAW_TOTALS).isEmpty()).isTrue();
     }
 
     @Test
     void aRecordWithoutVersionOrUnderAnotherKeyIsRejected() {
-        Map<String, List<ObjectNode>> rows = tables();
+        Map<String, RowsBody> rows = tables();
         TotalsMapper mapper = new TotalsMapper(VALIDATOR, true, false);
 
         assertThat(catchThrowableOfType(BadRecordException.class, () -> mapper.map(
@@ -95,27 +93,27 @@ class TotalsMapperTest {
         assertThat(catchThrowableOfType(BadRecordException.class, () -> mapper.map(
                 record(1, "2", "{\"customer_id\":1,\"orders\":1,\"total\":\"1.00\",\"version\":1}"), rows)))
                 .hasMessage("record key \"2\" does not match customer_id 1");
-        assertThat(rows.get(TotalsMapper.RAW_TOTALS)).isEmpty();
+        assertThat(rows.get(TotalsMapper.RAW_TOTALS).isEmpty()).isTrue();
     }
 
     @Test
     void withoutValidationTheMissingFieldsBecomeAFalseZeroAtTheOffset() throws BadRecordException {
-        Map<String, List<ObjectNode>> rows = tables();
+        Map<String, RowsBody> rows = tables();
 
         new TotalsMapper(VALIDATOR, false, false).map(record(146, "1", "{\"customer_id\":1}"), rows);
 
-        assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS)).extracting(ObjectNode::toString)
+        assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS).lines())
                 .containsExactly("{\"customer_id\":1,\"orders\":0,\"total\":0.00,\"version\":146}");
     }
 
     @Test
     void theOffsetAsVersionControlWritesTheOffset() throws BadRecordException {
-        Map<String, List<ObjectNode>> rows = tables();
+        Map<String, RowsBody> rows = tables();
 
         new TotalsMapper(VALIDATOR, true, true).map(
                 record(146, "3", "{\"customer_id\":3,\"orders\":27,\"total\":\"1112.08\",\"version\":42}"), rows);
 
-        assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS)).extracting(ObjectNode::toString)
+        assertThat(rows.get(TotalsMapper.CUSTOMER_TOTALS).lines())
                 .containsExactly("{\"customer_id\":3,\"orders\":27,\"total\":1112.08,\"version\":146}");
     }
 }

@@ -1,0 +1,64 @@
+package dev.seams.bench;
+
+import dev.seams.report.BarChart;
+import dev.seams.stand.Stand;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What every benchmark shares: the run's facts in the report header, rates and ratios, chart files. */
+final class BenchRun {
+
+    private BenchRun() {
+    }
+
+    /** Records the stand's profile, live versions and start time for the report header. */
+    static void facts(Stand stand) {
+        Benchmarks.run("profile", stand.profile());
+        Benchmarks.run("versions", stand.versions());
+        Benchmarks.run("stand_start_seconds", Spread.round(stand.startSeconds(), 1));
+    }
+
+    /** @return rows per second for this many rows in this many nanoseconds */
+    static double rate(long rows, long nanos) {
+        return rows / (nanos / 1e9);
+    }
+
+    /** @return the ratio a/b per repetition */
+    static List<Double> ratios(List<Double> a, List<Double> b) {
+        return java.util.stream.IntStream.range(0, a.size()).mapToObj(i -> a.get(i) / b.get(i)).toList();
+    }
+
+    /**
+     * Writes a chart of one figure per repetition and contender into the report's directory.
+     *
+     * @param file   the chart's file name, e.g. {@code p1-throughput.svg}
+     * @param series contender → its value per repetition
+     * @return the file name
+     */
+    static String perRepetitionChart(String file, String title, String axis, Map<String, List<Double>> series,
+                                     Map<String, Double> lines) {
+        Map<String, Map<String, ? extends Number>> bars = new LinkedHashMap<>();
+        series.forEach((name, values) -> {
+            Map<String, Double> byRep = new LinkedHashMap<>();
+            for (int i = 0; i < values.size(); i++) {
+                byRep.put("rep " + (i + 1), values.get(i));
+            }
+            bars.put(name, byRep);
+        });
+        BarChart.write(chartPath(file), title, axis, bars, lines);
+        return file;
+    }
+
+    /** Writes a grouped bar chart (series → category → value) into the report's directory; returns the file name. */
+    static String barChart(String file, String title, String axis, Map<String, Map<String, ? extends Number>> bars) {
+        BarChart.write(chartPath(file), title, axis, bars, Map.of());
+        return file;
+    }
+
+    /** @return where a chart of this run goes (beside the report) */
+    static Path chartPath(String file) {
+        return PerformanceReport.dir().resolve(file);
+    }
+}
