@@ -133,7 +133,7 @@ class EnginesIT {
         }
         Map<String, List<String>> active = new HashMap<>();
         List<PartEvent> events = await("one active part per table, made by a merge in part_log").atMost(Duration.ofMinutes(1))
-                .pollInterval(Duration.ofSeconds(1))
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500))
                 .until(() -> {
                     for (String table : List.of(raw, replacing)) {
                         if (activeParts(ch, table).size() > 1) {
@@ -276,7 +276,8 @@ class EnginesIT {
                 ch.rows("INSERT INTO " + table + " " + COLUMNS + " VALUES " + values(batch), settings);
             }
         }
-        List<PartEvent> events = await("part_log holds both inserts").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1))
+        List<PartEvent> events = await("part_log holds both inserts").atMost(Duration.ofMinutes(1)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(500))
                 .until(() -> {
                     ch.execute("SYSTEM FLUSH LOGS");
                     return partLog(ch, since, replacing, raw);
@@ -406,8 +407,8 @@ class EnginesIT {
         static Partitioning of(Topics topics, Map<TopicPartition, Long> from) {
             Map<Integer, Set<Integer>> partitions = new TreeMap<>();
             long[] counts = new long[2];
-            topics.readAll(Stand.CUSTOMER_TOTALS, "read_committed", r -> {
-                if (r.offset() < from.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L) || r.value() == null) {
+            topics.readFrom(Stand.CUSTOMER_TOTALS, "read_committed", from, r -> {
+                if (r.value() == null) {
                     return;
                 }
                 JsonNode customer;
