@@ -76,30 +76,32 @@ class TransactionsIT {
 
     // ---------------------------------------------------------------- G15
 
+    /**
+     * G15 and its control in one test, their two sink processes running side by side: the contract
+     * (no --isolation flag) in this entry, the control (--isolation read_uncommitted) in
+     * G15[control: --isolation read_uncommitted].
+     */
     @Test
     @Claim(id = "G15", title = "read_committed is the contract", exercises = {"sink/Sink", "cli/SinkCommand"})
     void g15IsolationOfTheRunningConsumer(ClaimEvidence e, StandContext s) {
-        liveIsolation(e, s, null);
+        JvmProcess contract = startSink(s, null);
+        JvmProcess control = startSink(s, "read_uncommitted");
+        recordIsolation(e, contract, null);
         e.note("Read from the ConsumerConfig values the running sink's KafkaConsumer logged when it was created "
                 + "(the sink CLI run as its own process, with no --isolation flag: its default), not from a constant.");
-    }
-
-    @Test
-    @Claim(id = "G15", variant = "control: --isolation read_uncommitted", title = "read_committed is the contract",
-            exercises = {"sink/Sink", "cli/SinkCommand"})
-    void g15ControlReadsTheLiveValue(ClaimEvidence e, StandContext s) {
-        liveIsolation(e, s, "read_uncommitted");
-        e.note("Control: the same reader reports the other level when the flag asks for it, so G15 reads the live value. "
+        ClaimEvidence c = e.part("control: --isolation read_uncommitted");
+        recordIsolation(c, control, "read_uncommitted");
+        c.note("Control: the same reader reports the other level when the flag asks for it, so G15 reads the live value. "
                 + "This sink reads aborted data by design: it writes into its own database g15_control and group "
-                + "seams-g15-control, never the stand's tables or ds-sink.");
+                + "seams-g15-control, never the stand's tables or ds-sink. It ran beside G15's sink.");
     }
 
     /**
-     * Runs the sink CLI as its own process and reads the isolation level its live consumer logged.
+     * Starts the sink CLI as its own process, until caught up.
      *
      * @param flag the {@code --isolation} value to pass, or null for the default (the contract)
      */
-    private static void liveIsolation(ClaimEvidence e, StandContext s, String flag) {
+    private static JvmProcess startSink(StandContext s, String flag) {
         Stand stand = s.stand();
         ClickHouseTarget target = stand.clickhouseTarget();
         List<String> args = new ArrayList<>();
@@ -118,6 +120,11 @@ class TransactionsIT {
         JvmProcess sink = new JvmProcess(flag == null ? "sink-g15" : "sink-g15-control", "dev.seams.cli.SeamsCli", args,
                 Project.root().resolve("target/stand-logs"));
         sink.start();
+        return sink;
+    }
+
+    /** Waits for the sink process to end and records the isolation level its live consumer logged. */
+    private static void recordIsolation(ClaimEvidence e, JvmProcess sink, String flag) {
         int exit = sink.awaitExit(Duration.ofMinutes(3));
         String output = sink.output();
         Matcher m = ISOLATION.matcher(output);
