@@ -59,14 +59,14 @@ class ConnectIT {
     private static final String SINK_GROUP = "ds-sink";
     private static final String COMMITTED = "read_committed";
     /**
-     * The load under the kills: 5,000 orders in batches of 200, one batch a second, so 10 s lie between the
+     * The load under the kills: 2,500 orders in batches of 100, one batch a second, so 10 s lie between the
      * kills at 10/50/90 % — time for the worker to start again (a few seconds) before the next point.
      */
     private static final int BATCHES = 25;
-    private static final int BATCH_SIZE = 200;
+    private static final int BATCH_SIZE = 100;
     private static final int CUSTOMERS = 5;
     /** Orders the mid-snapshot kill test snapshots: the newest ones of PG, seeded first if PG has fewer. */
-    private static final int SNAPSHOT_ORDERS = 3_000;
+    private static final int SNAPSHOT_ORDERS = 2_000;
     private static final String TWIN_SUM = "SELECT sum(cnt) FROM order_counts_raw";
     /** How long orders.events must not grow to count as quiet, ms. */
     private static final long QUIET_MS = 2_000;
