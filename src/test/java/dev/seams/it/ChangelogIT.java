@@ -113,11 +113,7 @@ class ChangelogIT {
         int k = e.figure("orders_seeded", s.pg().seed(20, 5, 7).size());
         s.settle();
         AtomicLong newRecords = new AtomicLong();
-        topics.readAll(Stand.CUSTOMER_TOTALS, "read_committed", r -> {
-            if (r.offset() >= before.get(new TopicPartition(r.topic(), r.partition()))) {
-                newRecords.incrementAndGet();
-            }
-        });
+        topics.readFrom(Stand.CUSTOMER_TOTALS, "read_committed", before, r -> newRecords.incrementAndGet());
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o);
 
         e.figure("summary", run.line());

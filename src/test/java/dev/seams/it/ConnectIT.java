@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,11 +58,18 @@ class ConnectIT {
 
     private static final String SINK_GROUP = "ds-sink";
     private static final String COMMITTED = "read_committed";
-    private static final int BATCHES = 50;
+    /**
+     * The load under the kills: 2,500 orders in batches of 100, one batch a second, so 10 s lie between the
+     * kills at 10/50/90 % — time for the worker to start again (a few seconds) before the next point.
+     */
+    private static final int BATCHES = 25;
     private static final int BATCH_SIZE = 100;
     private static final int CUSTOMERS = 5;
-    private static final int MIN_SNAPSHOT_ORDERS = 3_000;
+    /** Orders the mid-snapshot kill test snapshots: the newest ones of PG, seeded first if PG has fewer. */
+    private static final int SNAPSHOT_ORDERS = 2_000;
     private static final String TWIN_SUM = "SELECT sum(cnt) FROM order_counts_raw";
+    /** How long orders.events must not grow to count as quiet, ms. */
+    private static final long QUIET_MS = 2_000;
 
     @AfterEach
     void connectRunsAgain() {
@@ -97,9 +105,10 @@ class ConnectIT {
         Set<Long> seeded = ConcurrentHashMap.newKeySet();
         List<Shot<ConnectKill>> kills = loadWithKills(s, seeded);
         e.figure("orders_loaded", seeded.size());
-        await("every seeded order reached orders.events").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(2))
+        await("every seeded order reached orders.events").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
                 .until(() -> new HashSet<>(orderIds(events(topics, start))).containsAll(seeded));
-        List<Event> all = events(topics, Map.of());
+        // from the load's start: a re-sent event repeats one of the load's (its LSN is in its bytes), never an older one
+        List<Event> all = events(topics, start);
         Map<TopicPartition, Long> end = topics.endOffsets(Stand.ORDERS_EVENTS);
 
         for (int i = 0; i < kills.size(); i++) {
@@ -121,9 +130,8 @@ class ConnectIT {
                 kills.stream().map(k -> List.<Object>of(FaultSchedule.percent(k.target()), k.result().ordersInPg(),
                         sum(k.result().endAtKill()) - sum(start), k.result().exit())).toList());
 
-        List<Event> sinceStart = all.stream().filter(ev -> ev.offset() >= start.get(tp(ev.partition()))).toList();
-        KeyCounts<Long> deliveries = KeyCounts.of(seeded, orderIds(sinceStart));
-        long delivered = sinceStart.stream().filter(Event::carriesOrder).count();
+        KeyCounts<Long> deliveries = KeyCounts.of(seeded, orderIds(all));
+        long delivered = all.stream().filter(Event::carriesOrder).count();
         e.figure("events_since_load_start", delivered);
         e.negativeControl("redelivered_events", deliveries.excess(), Anomaly.DUPLICATE,
                 "events of the load's orders beyond one per order_id: the redeliveries the pipeline must absorb");
@@ -177,17 +185,23 @@ class ConnectIT {
         ClickHouse ch = s.ch();
         ConnectWorker connect = new ConnectWorker(stand.connect());
         long existing = Pg.count(s.pg().truth());
-        if (existing < MIN_SNAPSHOT_ORDERS) {
-            s.pg().seed((int) (MIN_SNAPSHOT_ORDERS - existing), CUSTOMERS, 80_000);
+        if (existing < SNAPSHOT_ORDERS) {
+            s.pg().seed((int) (SNAPSHOT_ORDERS - existing), CUSTOMERS, 80_000);
         }
         s.settle();
-        Set<Long> ids = s.pg().orders().keySet();
-        int n = e.figure("orders_in_pg", ids.size());
+        // the snapshot reads the newest SNAPSHOT_ORDERS orders only (snapshot.select.statement.overrides), so its
+        // length does not grow with what other claims left in PG
+        NavigableMap<Long, OrderSeeder.Order> pgOrders = s.pg().orders();
+        long firstId = pgOrders.descendingKeySet().stream().skip(SNAPSHOT_ORDERS - 1).findFirst().orElse(pgOrders.firstKey());
+        Set<Long> ids = pgOrders.tailMap(firstId, true).keySet();
+        int n = e.figure("orders_in_snapshot", ids.size());
+        e.figure("orders_in_pg", pgOrders.size());
+        e.figure("snapshot_filter", "order_id >= " + firstId);
         Map<TopicPartition, Long> start = topics.endOffsets(Stand.ORDERS_EVENTS);
         String suffix = Long.toString(System.currentTimeMillis(), 36);
         String name = "seams-snapshot-" + suffix;
         String slot = "seams_snapshot_" + suffix;
-        connect.register(name, snapshotConnector(stand, slot));
+        connect.register(name, snapshotConnector(stand, slot, firstId));
         long recordsBeforeKill;
         try {
             await("snapshot in progress").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50))
@@ -201,7 +215,7 @@ class ConnectIT {
             }
             connect.restart(Stand.CONNECTOR);
             connect.awaitTaskRunning(name);
-            await("the restarted snapshot sent every order again").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(2))
+            await("the restarted snapshot sent every order again").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
                     .until(() -> new HashSet<>(orderIds(events(topics, atKill))).containsAll(ids));
         } finally {
             if (!connect.isRunning()) {
@@ -240,26 +254,32 @@ class ConnectIT {
         e.check("order_counts_raw_sum_cnt", ch.scalar(TWIN_SUM)).isEqualTo(delivered, "the twin counts every snapshot event, re-sent ones included");
         recordPerOrder(e, s, ids);
         recordPerCustomer(e, s);
-        e.note("A second connector (own slot and publication, snapshot.mode=initial) snapshotted the " + n + " orders of PG "
-                + "into orders.events, which already carried them: an upstream redelivery of every order. The worker was killed "
+        e.note("A second connector (own slot and publication, snapshot.mode=initial, snapshot.select.statement.overrides to the "
+                + "newest orders, order_id >= " + firstId + ") snapshotted " + n + " orders of PG "
+                + "into orders.events, which already carried them: an upstream redelivery of each of them. The worker was killed "
                 + "after " + recordsBeforeKill + " snapshot records and restarted; the snapshot began again, re-sending "
                 + perOrder.excess() + " rows. ds-streams aggregated every event and the sink wrote both modes (totals and "
                 + "dedup-demo): compare each order in order_dedup FINAL and each customer in customer_totals FINAL with PG above.");
     }
 
-    /** The orders connector's configuration with its own slot, publication and prefix, snapshotting slowly into orders.events. */
-    private static Map<String, String> snapshotConnector(Stand stand, String slot) {
+    /**
+     * The orders connector's configuration with its own slot, publication and prefix, snapshotting the orders from
+     * {@code firstId} on into orders.events at a pace that lets the kill land in the middle.
+     */
+    private static Map<String, String> snapshotConnector(Stand stand, String slot, long firstId) {
         Map<String, String> config = new HashMap<>(stand.connectorConfig());
         config.put("slot.name", slot);
         config.put("publication.name", slot);
         config.put("topic.prefix", slot);
         config.put("snapshot.mode", "initial");
         config.put("transforms.route.replacement", Stand.ORDERS_EVENTS);
-        // a slow snapshot (small batches, pauses) so the kill lands in the middle of it
-        config.put("max.batch.size", "20");
-        config.put("max.queue.size", "40");
+        config.put("snapshot.select.statement.overrides", "public.orders");
+        config.put("snapshot.select.statement.overrides.public.orders", "SELECT * FROM public.orders WHERE order_id >= " + firstId);
+        // a paced snapshot (batches of 50, a pause after each: about 500 rows/s) so the kill lands in the middle of it
+        config.put("max.batch.size", "50");
+        config.put("max.queue.size", "100");
         config.put("poll.interval.ms", "100");
-        config.put("snapshot.fetch.size", "20");
+        config.put("snapshot.fetch.size", "50");
         return config;
     }
 
@@ -300,12 +320,16 @@ class ConnectIT {
         return count;
     }
 
-    /** Waits until orders.events stops growing (nothing written for 5 s). */
+    /** Waits until orders.events stops growing: nothing written for {@value #QUIET_MS} ms. */
     private static void awaitQuiet(Topics topics) {
         AtomicLong last = new AtomicLong(-1);
-        await("orders.events quiet").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(5)).until(() -> {
+        AtomicLong since = new AtomicLong(System.nanoTime());
+        await("orders.events quiet").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250)).until(() -> {
             long now = topics.totalEndOffset(Stand.ORDERS_EVENTS);
-            return last.getAndSet(now) == now;
+            if (last.getAndSet(now) != now) {
+                since.set(System.nanoTime());
+            }
+            return System.nanoTime() - since.get() >= QUIET_MS * 1_000_000L;
         });
     }
 
@@ -335,7 +359,7 @@ class ConnectIT {
     }
 
     private static void dropSlotAndPublication(Stand stand, String slot) {
-        await("slot " + slot + " dropped").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+        await("slot " + slot + " dropped").atMost(Duration.ofMinutes(1)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .until(() -> {
                     try (Connection c = stand.pg(); Statement st = c.createStatement()) {
                         st.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '" + slot + "'");

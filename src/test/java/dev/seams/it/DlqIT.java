@@ -36,7 +36,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -46,9 +45,6 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
 import picocli.CommandLine;
 
 /**
@@ -103,21 +99,26 @@ class DlqIT {
         return utf8(head + "x".repeat(ONE_MB - head.length() - 2) + "\"}");
     }
 
-    static Stream<Arguments> payloads() {
-        return Stream.of(
-                Arguments.of("not-a-json", utf8("not-a-json{{{"), "customer totals: not valid JSON: Unrecognized token 'not': "
+    /** A record that is no valid totals snapshot, with the exact reason the sink must give it. */
+    private record Payload(String name, byte[] value, String expectedReason) {
+    }
+
+    /** @return G11's bad payloads, at least those CLAIMS.md names, in the order they are written */
+    private static List<Payload> payloads() {
+        return List.of(
+                new Payload("not-a-json", utf8("not-a-json{{{"), "customer totals: not valid JSON: Unrecognized token 'not': "
                         + "was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')"),
-                Arguments.of("empty-object", utf8("{}"), "customer totals: field \"customer_id\" is missing"),
-                Arguments.of("customer-id-only", utf8("{\"customer_id\":1}"), "customer totals: field \"orders\" is missing"),
-                Arguments.of("no-total", utf8("{\"customer_id\":1,\"orders\":1}"), "customer totals: field \"total\" is missing"),
-                Arguments.of("json-array", utf8("[{\"customer_id\":1,\"orders\":1,\"total\":\"1.00\"}]"),
+                new Payload("empty-object", utf8("{}"), "customer totals: field \"customer_id\" is missing"),
+                new Payload("customer-id-only", utf8("{\"customer_id\":1}"), "customer totals: field \"orders\" is missing"),
+                new Payload("no-total", utf8("{\"customer_id\":1,\"orders\":1}"), "customer totals: field \"total\" is missing"),
+                new Payload("json-array", utf8("[{\"customer_id\":1,\"orders\":1,\"total\":\"1.00\"}]"),
                         "customer totals: not a JSON object: [{\"customer_id\":1,\"orders\":1,\"total\":\"1.00\"}]"),
-                Arguments.of("one-megabyte", oneMegabyte(), "value too large: " + ONE_MB + " bytes > limit 65536"),
-                Arguments.of("invalid-utf8", invalidUtf8(), "customer totals: not valid JSON: Invalid UTF-8 middle byte 0x28"),
-                Arguments.of("tombstone", null, "null value (tombstone) where a totals snapshot was expected"),
-                Arguments.of("null-total", utf8("{\"customer_id\":1,\"orders\":1,\"total\":null}"),
+                new Payload("one-megabyte", oneMegabyte(), "value too large: " + ONE_MB + " bytes > limit 65536"),
+                new Payload("invalid-utf8", invalidUtf8(), "customer totals: not valid JSON: Invalid UTF-8 middle byte 0x28"),
+                new Payload("tombstone", null, "null value (tombstone) where a totals snapshot was expected"),
+                new Payload("null-total", utf8("{\"customer_id\":1,\"orders\":1,\"total\":null}"),
                         "customer totals: field \"total\" is null"),
-                Arguments.of("three-decimals", utf8("{\"customer_id\":1,\"orders\":1,\"total\":\"12.345\"}"),
+                new Payload("three-decimals", utf8("{\"customer_id\":1,\"orders\":1,\"total\":\"12.345\"}"),
                         "customer totals: field \"total\" has more than 2 decimal places: \"12.345\""));
     }
 
@@ -221,63 +222,98 @@ class DlqIT {
         }
     }
 
-    @ParameterizedTest(name = "{0}", quoteTextArguments = false)
-    @MethodSource("payloads")
-    @Claim(id = "G11", title = "DLQ routing", exercises = {"sink/Sink", "sink/TotalsValidator", "sink/DeadLetterWriter",
-            "dlq/DeadLetters", "cli/SinkCommand"})
-    void g11DlqRouting(String name, byte[] value, String expectedReason, ClaimEvidence e, StandContext s) {
+    /** One bad payload of G11 and the good snapshot written right after it, where each landed. */
+    private record Routed(Payload payload, RecordMetadata bad, RecordMetadata good) {
+    }
+
+    /**
+     * G11 with every payload in ONE sink run, each record's fate checked on its own: the payloads are written
+     * into {@code customer.totals} one after the other, each followed by a good snapshot of the same customer
+     * (same key, so the same partition, in this order), then the sink CLI runs once until caught up. Each
+     * payload gets its own entry {@code G11[<payload>]} — its dead letter (origin, exact reason, failed-at, the
+     * original headers, key and body byte for byte), nothing of it in ClickHouse, the good record after it
+     * inserted from its own position — and this entry holds the run's totals.
+     */
+    @Test
+    @Claim(id = "G11", variant = "every payload in one sink run", title = "DLQ routing", exercises = {"sink/Sink",
+            "sink/TotalsValidator", "sink/DeadLetterWriter", "dlq/DeadLetters", "cli/SinkCommand"})
+    void g11DlqRouting(ClaimEvidence e, StandContext s) {
         SinkSide side = SinkSide.settle(s);
         Instant started = Instant.now();
         try (Injection injection = Injection.open(side.stand())) {
             Map<TopicPartition, Long> totalsMark = side.topics().endOffsets(Stand.CUSTOMER_TOTALS);
             Totals goodTotals = s.pg().truth().get(CUSTOMER);
-            RecordMetadata bad = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER), value, originalHeaders(name));
-            RecordMetadata good = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER),
-                    injection.snapshot(CUSTOMER, goodTotals), null);
-            List<RecordMetadata> sent = List.of(bad, good);
+            List<Routed> routed = new ArrayList<>();
+            for (Payload p : payloads()) {
+                RecordMetadata bad = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER), p.value(), originalHeaders(p.name()));
+                RecordMetadata good = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER),
+                        injection.snapshot(CUSTOMER, goodTotals), null);
+                routed.add(new Routed(p, bad, good));
+            }
 
-            CliRun run = sinkCli(side.stand(), "--until-idle", "5s");
+            CliRun run = sinkCli(side.stand(), "--until-caught-up");
 
             long written = injection.since(Stand.CUSTOMER_TOTALS, totalsMark).size();
             List<ConsumerRecord<byte[], byte[]>> letters = injection.since(Stand.CUSTOMER_TOTALS_DLQ, side.dlqMark());
-            ConsumerRecord<byte[], byte[]> letter = letterOf(letters, bad);
             List<String> raw = rawRows(side.ch());
-            String goodRow = rawRow(CUSTOMER, goodTotals, good);
+            Instant ended = Instant.now();
             SinkSummary summary = run.summary();
+            List<String> goodRows = routed.stream().map(r -> rawRow(CUSTOMER, goodTotals, r.good())).toList();
 
             e.figure("summary", summary.line());
-            e.figure("payload_bytes", value == null ? -1 : value.length);
-            e.figure("bad_offset", at(bad));
-            e.figure("good_offset", at(good));
-            e.check("exit_status", run.exitStatus()).isZero("the sink CLI ends normally after a bad record");
-            e.check("records_written", written).isEqualTo(sent.size(), "records in customer.totals since the test began: the bad one and the next good one");
-            e.check("sink_bad", summary.bad()).isEqualTo(1, "records the sink rejected: the bad one");
-            e.check("sink_inserted", summary.inserted()).isEqualTo(1, "the next good record was inserted");
+            e.figure("payloads", routed.size());
+            e.check("exit_status", run.exitStatus()).isZero("the sink CLI ends normally after the bad records");
+            e.check("records_written", written).isEqualTo(2L * routed.size(),
+                    "records in customer.totals since the test began: each payload and the good one after it");
+            e.check("sink_bad", summary.bad()).isEqualTo(routed.size(), "records the sink rejected: the payloads");
+            e.check("sink_inserted", summary.inserted()).isEqualTo(routed.size(), "records inserted: the good ones");
             e.check("insert_errors", summary.insertErrors()).isZero("failed ClickHouse inserts");
             e.check("dlq_errors", summary.dlqErrors()).isZero("failed dead-letter writes");
-            e.check("dlq_records", letters.size()).isEqualTo(1, "dead letters the run wrote");
-            e.check("dlq_origin", header(letter, DeadLetters.ORIGIN_TOPIC) + "-" + originOf(letter))
-                    .isEqualTo(Stand.CUSTOMER_TOTALS + "-" + at(bad), "dlq-origin-topic/partition/offset name the bad record");
-            e.check("dlq_reason", header(letter, DeadLetters.REASON)).isEqualTo(expectedReason, "dlq-reason, exact");
-            e.figure("dlq_failed_at", header(letter, DeadLetters.FAILED_AT));
-            e.check("dlq_failed_at_during_run", failedAtWithin(letter, started, Instant.now()))
-                    .isTrue("dlq-failed-at is ISO-8601 UTC (…Z) between the test's start and now");
-            e.check("dlq_original_headers", header(letter, CASE_HEADER) + ", " + header(letter, TRACE_HEADER))
-                    .isEqualTo(name + ", dlq-it-" + name, "the bad record's own headers (" + CASE_HEADER + ", " + TRACE_HEADER + ") are kept");
-            e.check("dlq_key_sha256", letter == null ? "-" : Injection.sha256(letter.key()))
-                    .isEqualTo(Injection.sha256(utf8(Integer.toString(CUSTOMER))), "key, byte for byte");
-            e.check("dlq_body_sha256", letter == null ? "-" : Injection.sha256(letter.value()))
-                    .isEqualTo(Injection.sha256(value), "value, byte for byte (a tombstone stays null)");
-            e.check("raw_totals_rows", raw.toString()).isEqualTo(List.of(goodRow).toString(),
-                    "raw_totals (customer:orders/total@partition@offset) holds the next good record from its record and nothing of the bad one");
+            e.check("dlq_records", letters.size()).isEqualTo(routed.size(), "dead letters the run wrote: one per payload");
+            e.check("raw_totals_rows", raw.toString()).isEqualTo(goodRows.toString(),
+                    "raw_totals (customer:orders/total@partition@offset) holds each good record from its record, nothing else");
             e.check("final_customer_" + CUSTOMER, finalOf(side.ch().finalTotals(), CUSTOMER)).isEqualTo(goodTotals.toString(),
-                    "customer_totals FINAL holds the good record the test injected after the bad one");
-            e.anomaly(Anomaly.LOST, (letter == null && !insertedAt(raw, bad) ? 1 : 0) + (raw.contains(goodRow) ? 0 : 1));
-            e.anomaly(Anomaly.WRONG_VALUE, insertedAt(raw, bad) ? 1 : 0);
+                    "customer_totals FINAL holds the good snapshots the test injected after the bad ones");
             e.table("Dead letters of this run", LETTER_COLUMNS, letters.stream().map(DlqIT::letterRow).toList());
-            e.note("Both records are written by the test into customer.totals (the bad one, then a good snapshot of customer "
-                    + CUSTOMER + "); ClickHouse is compared with what the test wrote, not with PostgreSQL.");
+            for (Routed r : routed) {
+                recordFate(e.part(r.payload().name()), r, run, letterOf(letters, r.bad()), raw, rawRow(CUSTOMER, goodTotals, r.good()),
+                        started, ended);
+            }
+            e.note("Every payload, each followed by a good snapshot of customer " + CUSTOMER + ", was written by the test into "
+                    + "customer.totals and read by one sink run; ClickHouse is compared with what the test wrote, not with PostgreSQL.");
         }
+    }
+
+    /** One payload's entry of G11: its dead letter, checked field by field, and the good record after it. */
+    private static void recordFate(ClaimEvidence e, Routed r, CliRun run, ConsumerRecord<byte[], byte[]> letter, List<String> raw,
+                                   String goodRow, Instant from, Instant to) {
+        e.figure("summary", run.summary().line());
+        e.figure("payload_bytes", r.payload().value() == null ? -1 : r.payload().value().length);
+        e.figure("bad_offset", at(r.bad()));
+        e.figure("good_offset", at(r.good()));
+        e.check("exit_status", run.exitStatus()).isZero("the sink CLI run that read this payload ended normally");
+        e.check("insert_errors", run.summary().insertErrors()).isZero("failed ClickHouse inserts of that run");
+        e.check("dlq_errors", run.summary().dlqErrors()).isZero("failed dead-letter writes of that run");
+        e.check("dlq_origin", header(letter, DeadLetters.ORIGIN_TOPIC) + "-" + originOf(letter))
+                .isEqualTo(Stand.CUSTOMER_TOTALS + "-" + at(r.bad()), "dlq-origin-topic/partition/offset name the bad record");
+        e.check("dlq_reason", header(letter, DeadLetters.REASON)).isEqualTo(r.payload().expectedReason(), "dlq-reason, exact");
+        e.figure("dlq_failed_at", header(letter, DeadLetters.FAILED_AT));
+        e.check("dlq_failed_at_during_run", failedAtWithin(letter, from, to))
+                .isTrue("dlq-failed-at is ISO-8601 UTC (…Z) between the test's start and the end of the run");
+        e.check("dlq_original_headers", header(letter, CASE_HEADER) + ", " + header(letter, TRACE_HEADER))
+                .isEqualTo(r.payload().name() + ", dlq-it-" + r.payload().name(), "the bad record's own headers (" + CASE_HEADER + ", " + TRACE_HEADER + ") are kept");
+        e.check("dlq_key_sha256", letter == null ? "-" : Injection.sha256(letter.key()))
+                .isEqualTo(Injection.sha256(utf8(Integer.toString(CUSTOMER))), "key, byte for byte");
+        e.check("dlq_body_sha256", letter == null ? "-" : Injection.sha256(letter.value()))
+                .isEqualTo(Injection.sha256(r.payload().value()), "value, byte for byte (a tombstone stays null)");
+        e.check("bad_record_rows_in_raw_totals", raw.stream().filter(row -> row.endsWith("@" + at(r.bad()))).count())
+                .isZero("raw_totals rows from the bad record's position");
+        e.check("next_good_record_inserted", raw.contains(goodRow)).isTrue("the good snapshot after the bad record is in raw_totals, "
+                + "from its own position (" + goodRow + ")");
+        e.anomaly(Anomaly.LOST, (letter == null && !insertedAt(raw, r.bad()) ? 1 : 0) + (raw.contains(goodRow) ? 0 : 1));
+        e.anomaly(Anomaly.WRONG_VALUE, insertedAt(raw, r.bad()) ? 1 : 0);
+        e.note("Read in one sink run with the other payloads (G11[every payload in one sink run]); the bad record and the "
+                + "good one after it are the test's own, not a pipeline result.");
     }
 
     @Test
@@ -355,7 +391,7 @@ class DlqIT {
                         + failing.summary().line());
             }
 
-            CliRun recovery = sinkCli(side.stand(), "--until-idle", "5s");
+            CliRun recovery = sinkCli(side.stand(), "--until-caught-up");
             long committedAfterRecovery = committedOffset(side.stand(), tp);
             List<ConsumerRecord<byte[], byte[]>> letters = injection.since(Stand.CUSTOMER_TOTALS_DLQ, side.dlqMark());
             ConsumerRecord<byte[], byte[]> letter = letterOf(letters, bad);

@@ -127,7 +127,7 @@ class EnginesIT {
         }
         Map<String, List<String>> active = new HashMap<>();
         List<PartEvent> events = await("one active part per table, made by a merge in part_log").atMost(Duration.ofMinutes(1))
-                .pollInterval(Duration.ofSeconds(1))
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500))
                 .until(() -> {
                     for (String table : List.of(raw, replacing)) {
                         if (activeParts(ch, table).size() > 1) {
@@ -270,7 +270,8 @@ class EnginesIT {
                 ch.rows("INSERT INTO " + table + " " + COLUMNS + " VALUES " + values(batch), settings);
             }
         }
-        List<PartEvent> events = await("part_log holds both inserts").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofSeconds(1))
+        List<PartEvent> events = await("part_log holds both inserts").atMost(Duration.ofMinutes(1)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(500))
                 .until(() -> {
                     ch.execute("SYSTEM FLUSH LOGS");
                     return partLog(ch, since, replacing, raw);

@@ -69,6 +69,8 @@ class SchemaEvolutionIT {
         Topics topics = s.topics();
         ClickHouse ch = s.ch();
         boolean columnBefore = hasCurrencyColumn(stand);
+        s.settle();
+        Map<TopicPartition, Long> plainMark = topics.endOffsets(Stand.CUSTOMER_TOTALS);
         long plainOrder = insertOrder(stand, "INSERT INTO orders (customer_id, amount) VALUES (" + CUSTOMER + ", 10.00) RETURNING order_id");
         s.settle();
         String streamsLogBefore = stand.streams().logText();
@@ -88,13 +90,13 @@ class SchemaEvolutionIT {
         AtomicReference<JsonNode> event = new AtomicReference<>();
         AtomicReference<JsonNode> snapshotBefore = new AtomicReference<>();
         List<JsonNode> newSnapshots = new ArrayList<>();
-        topics.readAll(Stand.ORDERS_EVENTS, "read_committed", r -> {
-            if (r.offset() >= eventsMark.get(new TopicPartition(r.topic(), r.partition())) && r.value() != null
-                    && Long.toString(orderId).equals(new String(r.key(), StandardCharsets.UTF_8))) {
+        topics.readFrom(Stand.ORDERS_EVENTS, "read_committed", eventsMark, r -> {
+            if (r.value() != null && Long.toString(orderId).equals(new String(r.key(), StandardCharsets.UTF_8))) {
                 event.set(parse(r.value()));
             }
         });
-        topics.readAll(Stand.CUSTOMER_TOTALS, "read_committed", r -> {
+        // from before this test's plain order: its snapshot is customer CUSTOMER's last one before the ALTER
+        topics.readFrom(Stand.CUSTOMER_TOTALS, "read_committed", plainMark, r -> {
             if (r.offset() >= totalsMark.get(new TopicPartition(r.topic(), r.partition()))) {
                 newSnapshots.add(parse(r.value()));
             } else {

@@ -55,7 +55,7 @@ public final class ConnectWorker {
 
     /** Waits (up to 3 min) until the connector's task 0 reports RUNNING. */
     public void awaitTaskRunning(String connector) {
-        await("connector " + connector + " task RUNNING").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+        await("connector " + connector + " task RUNNING").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250))
                 .ignoreExceptions()
                 .until(() -> "RUNNING".equals(get("/connectors/" + connector + "/status").path("tasks").path(0).path("state").asText()));
     }

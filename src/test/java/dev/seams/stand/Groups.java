@@ -1,11 +1,15 @@
 package dev.seams.stand;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
@@ -16,13 +20,42 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Consumer groups as the broker's coordinator sees them (Admin API), read at the moment of the
- * call: who is a member and what it owns (claim B12: a second sink instance joined and left), and
+ * call: who is a member and what it owns (claim B12: a second sink instance joined and left; claim B9:
+ * whether a restarted process holds its partitions again, and how many rebalances that took), and
  * forgetting members that are gone (a restarted process then need not wait out their session).
  */
 public final class Groups {
 
     private static final Logger LOG = LoggerFactory.getLogger(Groups.class);
     private static final long TIMEOUT_S = 30;
+
+    /** One member: its member id (new for every process), its static id (or null) and how many partitions it holds. */
+    public record Member(String memberId, String instanceId, int partitions) {
+    }
+
+    /**
+     * One look at a group.
+     *
+     * @param state   the group's state, e.g. {@code STABLE}, {@code PREPARING_REBALANCE}
+     * @param members its members
+     */
+    public record Look(GroupState state, List<Member> members) {
+
+        /**
+         * @param old member ids of processes that are gone
+         * @return whether the group is stable with a member not among {@code old} holding partitions: a
+         *     restarted process has its partitions back
+         */
+        public boolean heldByNewMember(Collection<String> old) {
+            return state == GroupState.STABLE
+                    && members.stream().anyMatch(m -> !old.contains(m.memberId()) && m.partitions() > 0);
+        }
+
+        /** @return the members' ids */
+        public List<String> memberIds() {
+            return members.stream().map(Member::memberId).toList();
+        }
+    }
 
     private final Stand stand;
 
@@ -42,16 +75,7 @@ public final class Groups {
      * @throws IllegalStateException if the broker does not answer within 30 s
      */
     public Optional<List<Set<TopicPartition>>> stableAssignments(String group) {
-        ConsumerGroupDescription description;
-        try {
-            description = stand.admin().describeConsumerGroups(List.of(group)).all()
-                    .get(TIMEOUT_S, TimeUnit.SECONDS).get(group);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot describe group " + group, e);
-        }
+        ConsumerGroupDescription description = describe(group);
         if (description.groupState() != GroupState.STABLE || description.members().isEmpty()) {
             return Optional.empty();
         }
@@ -60,11 +84,26 @@ public final class Groups {
     }
 
     /**
+     * @param group a consumer group id
+     * @return the group's state and members now
+     * @throws IllegalStateException if the broker does not answer within 30 s
+     */
+    public Look look(String group) {
+        ConsumerGroupDescription d = describe(group);
+        List<Member> members = new ArrayList<>();
+        for (MemberDescription m : d.members()) {
+            members.add(new Member(m.consumerId(), m.groupInstanceId().orElse(null), m.assignment().topicPartitions().size()));
+        }
+        return new Look(d.groupState(), members);
+    }
+
+    /**
      * Removes every member of the group (Admin API {@code removeMembersFromConsumerGroup} with no
      * member named, KIP-571; {@code kafka-streams-application-reset --force} does the same). Call it
      * only when every member's process is gone — e.g. after a Kafka Streams app closed, which does
-     * not leave the group (its consumers keep {@code internal.leave.group.on.close=false}), so that
-     * the restarted app is assigned at once instead of after {@code session.timeout.ms} (45 s).
+     * not leave the group (its consumers keep {@code internal.leave.group.on.close=false}; a static
+     * member's close never leaves), so that the restarted app is assigned at once instead of after
+     * {@code session.timeout.ms} (45 s).
      *
      * @param group a consumer group id
      * @return whether the broker removed members (false if there were none to remove)
@@ -80,6 +119,32 @@ public final class Groups {
         } catch (ExecutionException | TimeoutException e) {
             LOG.info("no member of {} removed: {}", group, e.toString());
             return false;
+        }
+    }
+
+    /**
+     * @param brokerLog the broker's log, or a part of it
+     * @param group     a consumer group
+     * @return the rebalances of the group it records: the group coordinator's lines
+     *     {@code Stabilized group <group> generation N}, one per completed rebalance
+     */
+    public static long rebalances(String brokerLog, String group) {
+        Matcher m = Pattern.compile("Stabilized group " + Pattern.quote(group) + " generation \\d+").matcher(brokerLog);
+        long n = 0;
+        while (m.find()) {
+            n++;
+        }
+        return n;
+    }
+
+    private ConsumerGroupDescription describe(String group) {
+        try {
+            return stand.admin().describeConsumerGroups(List.of(group)).all().get(TIMEOUT_S, TimeUnit.SECONDS).get(group);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot describe group " + group, e);
         }
     }
 }

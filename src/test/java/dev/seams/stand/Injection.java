@@ -13,7 +13,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -125,13 +124,7 @@ public final class Injection implements AutoCloseable {
      *     order; partitions absent from {@code from} are read from their start
      */
     public List<ConsumerRecord<byte[], byte[]>> since(String topic, Map<TopicPartition, Long> from) {
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        topics.readAll(topic, "read_committed", r -> {
-            if (r.offset() >= from.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L)) {
-                records.add(r);
-            }
-        });
-        return records;
+        return topics.recordsSince(topic, "read_committed", from);
     }
 
     /** @return the SHA-256 of the bytes as lowercase hex, or {@code "null"} for null (a tombstone) */
@@ -186,7 +179,7 @@ public final class Injection implements AutoCloseable {
         }
         Pipeline.awaitOrdersEvents(stand, eventsBefore + customers.size());
         await("a ds-streams snapshot of every customer after the injected records").atMost(Duration.ofMinutes(3))
-                .pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
                 .until(() -> freshCustomers().containsAll(customers));
         Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
         totalsEnd.forEach((tp, end) -> delete.put(tp, RecordsToDelete.beforeOffset(end)));

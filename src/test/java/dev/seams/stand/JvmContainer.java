@@ -145,7 +145,7 @@ public final class JvmContainer implements AutoCloseable {
     public void awaitOutput(String text, Duration timeout) {
         ContainerLog startLog = log;
         ContainerControl started = control;
-        await(name + " prints '" + text + "' (log " + startLog.file() + ")").atMost(timeout).pollInterval(Duration.ofMillis(250))
+        await(name + " prints '" + text + "' (log " + startLog.file() + ")").atMost(timeout).pollInterval(Duration.ofMillis(100))
                 .until(() -> {
                     if (startLog.text().contains(text)) {
                         return true;

@@ -17,12 +17,14 @@ public final class Pipeline {
     public static final String STREAMS_GROUP = "ds-streams";
     /** The repartition topic of ds-streams' regrouping by customer (TotalsTopology.ORDERS_BY_CUSTOMER). */
     public static final String REPARTITION_TOPIC = STREAMS_GROUP + "-" + dev.seams.streams.TotalsTopology.ORDERS_BY_CUSTOMER + "-repartition";
+    /** How often {@link #awaitStreamsMatchesPg} compares ds-streams' latest snapshots with PG, ms. */
+    public static final long SETTLE_POLL_MS = 250;
 
     private Pipeline() {
     }
 
     /**
-     * Waits (up to 5 min, polling each second) until ds-streams has consumed all of
+     * Waits (up to 5 min, checking at once and then every {@value #SETTLE_POLL_MS} ms) until ds-streams has consumed all of
      * {@code orders.events} and the last snapshot of every customer in {@code customer.totals}
      * (read_committed) equals PostgreSQL's count and sum for that customer, by {@link Reconciliation}:
      * a customer PG no longer has (all its orders deleted or moved) must read 0/0.00, never an old
@@ -32,7 +34,7 @@ public final class Pipeline {
         Pg pg = Pg.of(stand);
         Topics topics = Topics.of(stand);
         await("customer.totals matches PG per customer").atMost(Duration.ofMinutes(5))
-                .pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(SETTLE_POLL_MS)).ignoreExceptions()
                 .untilAsserted(() -> {
                     Reconciliation rec = Reconciliation.customers(pg.truth(), topics.latestTotals());
                     assertThat(rec.matches()).as("ds-streams' latest snapshot per customer vs PG: %s", rec.describe()).isTrue();
@@ -65,14 +67,19 @@ public final class Pipeline {
     public static void awaitOrdersEvents(Stand stand, long expected) {
         Topics topics = Topics.of(stand);
         await("orders.events reaches " + expected + " records").atMost(Duration.ofMinutes(3))
-                .pollInterval(Duration.ofMillis(500))
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
                 .until(() -> topics.totalEndOffset(Stand.ORDERS_EVENTS), n -> n >= expected);
     }
 
     /**
-     * Runs the sink in this JVM until it has been idle for 5 s.
+     * Runs the sink in this JVM until it has caught up with the end offsets of its topic as read when it
+     * started ({@link SinkOptions#withUntilCaughtUp()}; read_committed: the last stable offsets), instead of
+     * idling 5 s after the last record: every claim runs its sink after what it must read is in the topic
+     * (the pipeline settled, the records injected and acknowledged). A run that must also take records
+     * written while it runs chooses its own window in {@code tweak} ({@code withUntilIdle}, {@code withRunFor}).
      *
-     * @param tweak adjusts the default options ({@link SinkOptions#defaults}: group ds-sink, read_committed, no customer range)
+     * @param tweak adjusts the default options ({@link SinkOptions#defaults}: group ds-sink, read_committed, no
+     *              customer range; here until caught up)
      * @return its summary
      */
     public static SinkSummary sink(Stand stand, SinkMode mode, UnaryOperator<SinkOptions> tweak) {
@@ -82,9 +89,10 @@ public final class Pipeline {
     /**
      * @param tweak adjusts the default options
      * @return the options of a sink run against the stand ({@link SinkOptions#defaults}: group ds-sink,
-     *     read_committed, no customer range, until idle for 5 s), for a test that runs the {@link Sink} itself
+     *     read_committed, no customer range, until caught up with the end offsets read at its start), for a test that runs the {@link Sink} itself
      */
     public static SinkOptions sinkOptions(Stand stand, SinkMode mode, UnaryOperator<SinkOptions> tweak) {
-        return tweak.apply(SinkOptions.defaults(stand.bootstrapServers(), stand.clickhouseTarget(), mode));
+        return tweak.apply(SinkOptions.defaults(stand.bootstrapServers(), stand.clickhouseTarget(), mode)
+                .withUntilCaughtUp());
     }
 }

@@ -29,10 +29,7 @@ public record Rejection(String originTopic, int originPartition, long originOffs
      */
     public static List<Rejection> since(Topics topics, String dlqTopic, Map<TopicPartition, Long> from) {
         List<Rejection> rejections = new ArrayList<>();
-        topics.readAll(dlqTopic, "read_committed", r -> {
-            if (r.offset() < from.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L)) {
-                return;
-            }
+        topics.readFrom(dlqTopic, "read_committed", from, r -> {
             String partition = DeadLetters.text(r.headers(), DeadLetters.ORIGIN_PARTITION);
             String offset = DeadLetters.text(r.headers(), DeadLetters.ORIGIN_OFFSET);
             rejections.add(new Rejection(DeadLetters.text(r.headers(), DeadLetters.ORIGIN_TOPIC),

@@ -38,23 +38,41 @@ public record SnapshotSequence(long records, long duplicate, long lost, long ext
      */
     public static SnapshotSequence read(Topics topics, Map<TopicPartition, Long> start, Map<Integer, Long> steps, String isolation) {
         Map<Integer, Long> before = new HashMap<>();
+        topics.readAll(Stand.CUSTOMER_TOTALS, isolation, r -> {
+            if (r.offset() < start.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L)) {
+                try {
+                    CustomerTotals t = CustomerTotals.fromJson(r.value());
+                    before.merge(t.customerId(), t.version(), Math::max);
+                } catch (RuntimeException e) {
+                    // another claim's hand-made record (e.g. B1's aborted rogue, seen read_uncommitted)
+                }
+            }
+        });
+        return read(topics, start, before, steps, isolation);
+    }
+
+    /**
+     * Reads {@code customer.totals} with the given isolation from the load's first offsets only, given each
+     * customer's version before the load (e.g. {@link Topics#latestSnapshots()} when the load began, the
+     * pipeline settled).
+     *
+     * @param start     partition → first offset of the load
+     * @param before    customer → its highest version before the load (absent: none)
+     * @param steps     customer → version steps the load must add ({@link OrderLoad.Expected#versionSteps()})
+     * @param isolation {@code read_committed} (the contract) or {@code read_uncommitted} (the twin)
+     * @throws IllegalStateException at a record of the load that is not a totals snapshot
+     */
+    public static SnapshotSequence read(Topics topics, Map<TopicPartition, Long> start, Map<Integer, Long> before,
+                                        Map<Integer, Long> steps, String isolation) {
         Map<Integer, Long> last = new TreeMap<>();
         Map<String, Integer> seen = new HashMap<>();
         long[] records = new long[1];
-        topics.readAll(Stand.CUSTOMER_TOTALS, isolation, r -> {
-            boolean ofTheLoad = r.offset() >= start.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L);
+        topics.readFrom(Stand.CUSTOMER_TOTALS, isolation, start, r -> {
             CustomerTotals t;
             try {
                 t = CustomerTotals.fromJson(r.value());
             } catch (RuntimeException e) {
-                if (!ofTheLoad) {
-                    return;   // another claim's hand-made record (e.g. B1's aborted rogue, seen read_uncommitted)
-                }
                 throw new IllegalStateException("unexpected record in customer.totals at " + r.partition() + "@" + r.offset(), e);
-            }
-            if (!ofTheLoad) {
-                before.merge(t.customerId(), t.version(), Math::max);
-                return;
             }
             records[0]++;
             seen.merge(t.customerId() + "@" + t.version(), 1, Integer::sum);

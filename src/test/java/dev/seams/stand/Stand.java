@@ -22,6 +22,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -32,7 +36,6 @@ import org.testcontainers.clickhouse.ClickHouseContainer;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.kafka.KafkaContainer;
-import org.testcontainers.lifecycle.Startables;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 import static org.awaitility.Awaitility.await;
@@ -100,6 +103,9 @@ public final class Stand {
         this.kafka = new KafkaContainer(images.image("kafka"))
                 .withNetwork(network).withNetworkAliases("kafka")
                 .withListener(KAFKA_ON_NETWORK)
+                // the broker looks for timed-out transactions every second instead of every 10 s, so B1's
+                // hanging transaction is aborted soon after its transaction.timeout.ms
+                .withEnv("KAFKA_TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS", "1000")
                 .withLabel(LABEL, "true")
                 .withStartupTimeout(Duration.ofMinutes(3));
         this.clickhouse = new ClickHouseContainer(images.image("clickhouse"))
@@ -113,12 +119,14 @@ public final class Stand {
         this.connect = new DebeziumContainer(images.image("connect"))
                 .withNetwork(network).withNetworkAliases("connect")
                 .withKafka(network, KAFKA_ON_NETWORK)
+                // plugins found by their ServiceLoader manifests (every plugin of the stand has them), not by
+                // scanning every class on the plugin path: about 5 s less of the worker's start (KIP-898)
+                .withEnv("CONNECT_PLUGIN_DISCOVERY", "service_load")
                 .withLabel(LABEL, "true")
                 // a fixed host port for the REST API: a Connect container killed and started again by a
                 // fault test (ConnectWorker) keeps it, so the module's REST helpers stay valid
                 .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withPortBindings(
                         new PortBinding(Ports.Binding.bindPort(freePort()), ExposedPort.tcp(8083))))
-                .dependsOn(kafka, postgres)
                 .withStartupTimeout(Duration.ofMinutes(4));
     }
 
@@ -154,24 +162,67 @@ public final class Stand {
         return instance;
     }
 
+    /**
+     * Starts the stand on as many paths at once as the dependencies allow (the machines have 2 cores, but
+     * much of a start is waiting): PostgreSQL then its SQL files; ClickHouse then its DDL; Kafka then the
+     * topics, then ds-streams; Kafka Connect as soon as the broker's container runs (the worker scans its
+     * plugins while the broker starts, and waits for the broker before it joins), then the connector once
+     * the orders table exists.
+     */
     private void start() {
         long t0 = System.nanoTime();
         LOG.info("starting the stand, profile {}", images.profile());
-        Startables.deepStart(postgres, kafka, clickhouse, connect).join();
-        runSqlFiles();
-        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers()));
-        createTopics();
-        ClickHouse.of(this).runScript(Project.root().resolve("containers/clickhouse"));
-        registerConnector();
-        deleteRecursively(Project.root().resolve("target/streams-state"));
-        streams = new StreamsProcess(images.image("jre"), network, Project.root().resolve("target/streams-state"), logDir);
-        streams.start();
+        // its own threads: the common pool has one thread on 2 cores, and these tasks block
+        ExecutorService threads = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "stand-start");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            startOn(threads);
+        } finally {
+            threads.shutdown();
+        }
         startSeconds = (System.nanoTime() - t0) / 1e9;
         LOG.info("stand up in {} s", String.format("%.1f", startSeconds));
         Evidence.suite("profile", images.profile());
         Evidence.suite("stand_start_seconds", Math.round(startSeconds * 10) / 10.0);
         versions = liveVersions();
         Evidence.suite("versions", versions);
+    }
+
+    private void startOn(ExecutorService threads) {
+        CompletableFuture<Void> pg = CompletableFuture.runAsync(() -> {
+            postgres.start();
+            runSqlFiles();
+        }, threads);
+        CompletableFuture<Void> ch = CompletableFuture.runAsync(() -> {
+            clickhouse.start();
+            ClickHouse.of(this).runScript(Project.root().resolve("containers/clickhouse"));
+        }, threads);
+        CompletableFuture<Void> broker = CompletableFuture.runAsync(() -> {
+            kafka.start();
+            admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers()));
+            createTopics();
+        }, threads);
+        CompletableFuture<Void> worker = CompletableFuture.runAsync(() -> {
+            await("the broker's container runs (its alias resolves for Connect)").atMost(Duration.ofMinutes(3))
+                    .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
+                    .until(() -> broker.isDone() || (kafka.getContainerId() != null && kafka.isRunning()));
+            broker.getNow(null);   // a broker that failed to start fails here
+            connect.start();
+        }, threads);
+        CompletableFuture<Void> streamsUp = broker.thenRunAsync(() -> {
+            deleteRecursively(Project.root().resolve("target/streams-state"));
+            streams = new StreamsProcess(images.image("jre"), network, Project.root().resolve("target/streams-state"), logDir, this);
+            streams.start();
+        }, threads);
+        CompletableFuture<Void> connector = CompletableFuture.allOf(worker, pg, broker).thenRunAsync(this::registerConnector, threads);
+        try {
+            CompletableFuture.allOf(pg, ch, broker, worker, streamsUp, connector).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
     }
 
     /**
@@ -299,7 +350,11 @@ public final class Stand {
     /** Stops Streams and removes every container (Ryuk may be off). Idempotent. */
     public synchronized void stop() {
         if (streams != null) {
-            streams.stop();
+            try {
+                streams.stop();
+            } catch (RuntimeException e) {
+                LOG.warn("cannot stop ds-streams cleanly: {}", e.toString());
+            }
         }
         dumpLogs();
         if (admin != null) {

@@ -72,9 +72,9 @@ public final class StandContext {
     }
 
     /**
-     * Runs the sink in this JVM ({@link Pipeline#sink}).
+     * Runs the sink in this JVM until it caught up with the end offsets read at its start ({@link Pipeline#sink}).
      *
-     * @param tweak adjusts the default options
+     * @param tweak adjusts the default options (another run window: {@code o -> o.withUntilIdle(...)})
      * @return its summary
      */
     public SinkSummary sink(SinkMode mode, UnaryOperator<SinkOptions> tweak) {

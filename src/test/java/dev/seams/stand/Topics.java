@@ -129,6 +129,20 @@ public final class Topics {
     }
 
     /**
+     * @param isolation {@code read_committed} or {@code read_uncommitted}
+     * @return the properties of a reader of the stand's topics: byte-array key and value, no group, no auto-commit
+     */
+    static Properties readerProperties(Stand stand, String isolation) {
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stand.bootstrapServers());
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        return props;
+    }
+
+    /**
      * @param transactionalId a transactional.id, or null for a plain (non-transactional) producer
      * @return a new byte-array producer to the stand's broker; the caller closes it
      */
@@ -151,21 +165,12 @@ public final class Topics {
     /**
      * @return the latest snapshot per customer in {@code customer.totals} (read_committed): the one
      *     with the highest {@code version} ds-streams gave it — never the highest offset, which stops
-     *     meaning "latest" when the topic gains partitions or is re-created (B10)
+     *     meaning "latest" when the topic gains partitions or is re-created (B10); read incrementally
+     *     since the previous call ({@link LatestSnapshots})
      * @throws IllegalStateException at a record that is not a totals snapshot
      */
     public Map<Integer, CustomerTotals> latestSnapshots() {
-        Map<Integer, CustomerTotals> latest = new TreeMap<>();
-        readAll(Stand.CUSTOMER_TOTALS, "read_committed", record -> {
-            CustomerTotals t;
-            try {
-                t = CustomerTotals.fromJson(record.value());
-            } catch (RuntimeException e) {
-                throw new IllegalStateException("unexpected record in customer.totals at " + record.partition() + "@" + record.offset(), e);
-            }
-            latest.merge(t.customerId(), t, (a, b) -> b.version() > a.version() ? b : a);
-        });
-        return latest;
+        return LatestSnapshots.of(stand).read();
     }
 
     /** @return {@link #latestSnapshots()} as (orders, total) per customer: what ds-streams currently says each customer's totals are */
@@ -241,14 +246,8 @@ public final class Topics {
      */
     public long readFrom(String topic, String isolation, Map<TopicPartition, Long> from,
                          Consumer<ConsumerRecord<byte[], byte[]>> each) {
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stand.bootstrapServers());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         long count = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readerProperties(stand, isolation))) {
             List<TopicPartition> partitions = partitions(topic);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
@@ -282,11 +281,7 @@ public final class Topics {
      */
     public List<ConsumerRecord<byte[], byte[]>> recordsSince(String topic, String isolation, Map<TopicPartition, Long> from) {
         List<ConsumerRecord<byte[], byte[]>> records = new java.util.ArrayList<>();
-        readAll(topic, isolation, r -> {
-            if (r.offset() >= from.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L)) {
-                records.add(r);
-            }
-        });
+        readFrom(topic, isolation, from, records::add);
         return records;
     }
 }

@@ -1,0 +1,64 @@
+package dev.seams.stand;
+
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * kill -9 of ds-streams in the middle of one of its transactions on a topic (claim G14: the kill must abort
+ * output, or the read_uncommitted twin has nothing to show). ds-streams commits every 100 ms and its records
+ * reach the broker shortly before the commit, so a kill sent when a look at the broker showed an open
+ * transaction usually arrives after that commit. Instead the process is frozen ({@code docker pause}) and
+ * the broker asked twice: a last stable offset below the log end that does not move while the process is
+ * frozen is a transaction the process itself must still end. Then the frozen process gets SIGKILL (thawed
+ * first, as Docker refuses to kill a paused container: a few milliseconds). If no such moment comes within
+ * the time given, the process is killed anyway.
+ */
+public final class TransactionKill {
+
+    /**
+     * @param frozenMidTransaction whether the process was frozen with a transaction open on the topic
+     * @param exit                 its exit status: 137 proves the SIGKILL
+     */
+    public record Result(boolean frozenMidTransaction, int exit) {
+    }
+
+    private TransactionKill() {
+    }
+
+    /**
+     * @param streams the running ds-streams
+     * @param topics  the stand's topics
+     * @param topic   the topic whose transaction the kill should abort, e.g. {@code customer.totals}
+     * @param within  how long to look for an open transaction before killing anyway
+     * @return what happened
+     */
+    public static Result kill(StreamsProcess streams, Topics topics, String topic, Duration within) {
+        JvmContainer process = streams.container();
+        boolean frozen;
+        try {
+            await("ds-streams frozen with a transaction open on " + topic).atMost(within).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(20)).until(() -> freezeIfOpen(process, topics, topic));
+            frozen = true;
+        } catch (ConditionTimeoutException none) {
+            frozen = false;
+        }
+        return new Result(frozen, streams.kill());
+    }
+
+    /** Freezes the process; keeps it frozen and answers true if it has a transaction open on the topic, else thaws it. */
+    private static boolean freezeIfOpen(JvmContainer process, Topics topics, String topic) {
+        process.pause();
+        Map<TopicPartition, long[]> first = topics.openTransactions(topic);
+        Map<TopicPartition, long[]> again = topics.openTransactions(topic);
+        if (!first.isEmpty() && first.size() == again.size()
+                && first.entrySet().stream().allMatch(en -> again.containsKey(en.getKey()) && again.get(en.getKey())[0] == en.getValue()[0])) {
+            return true;
+        }
+        process.unpause();
+        return false;
+    }
+}
