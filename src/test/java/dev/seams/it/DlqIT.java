@@ -445,16 +445,7 @@ class DlqIT {
     }
 
     private static void createTopic(Stand stand, NewTopic topic) {
-        try {
-            stand.admin().createTopics(List.of(topic)).all().get();
-        } catch (java.util.concurrent.ExecutionException ex) {
-            if (!(ex.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("cannot create " + topic.name(), ex);
-            }
-        } catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(ex);
-        }
+        Topics.of(stand).create(topic, true);
     }
 
     /**

@@ -226,6 +226,23 @@ class OffsetCommitterTest {
     }
 
     @Test
+    void aPositionMovedOverAMarkerWhileACommitWasInFlightIsCommittedAfterCommitAll() {
+        consumer.seek(P0, 11);   // the batch ended at 10, the transaction's marker at 10
+        consumer.seek(P1, 0);
+        consumer.holdAsync = true;
+        committer.commitAsync(Map.of(P0, new OffsetAndMetadata(10)), Map.of(P0, 10L));
+        committer.commitSkipped();
+        assertThat(consumer.committed(Set.of(P0))).as("nothing moves over the marker while the batch's commit is in flight")
+                .doesNotContainKey(P0);
+
+        committer.commitAll();
+        committer.commitSkipped();
+
+        assertThat(consumer.committed(Set.of(P0)).get(P0).offset()).as("the end of the run commits the position past the marker")
+                .isEqualTo(11);
+    }
+
+    @Test
     void aFailedAsynchronousCommitIsRepeatedSynchronouslyAfterTheNextPoll() {
         consumer.asyncFailures.add(new TimeoutException("broker slow"));
         committer.commitAsync(Map.of(P0, new OffsetAndMetadata(7)), Map.of(P0, 7L));

@@ -144,11 +144,7 @@ public final class OrderChanges {
      * @return the changes as the copy holds them (start offsets 0)
      */
     public OrderChanges copyTo(Stand stand, String copy) {
-        try {
-            stand.admin().createTopics(List.of(new NewTopic(copy, start.size(), (short) 1))).all().get();
-        } catch (InterruptedException | ExecutionException e) {
-            throw new IllegalStateException("cannot create topic " + copy, e);
-        }
+        Topics.of(stand).create(new NewTopic(copy, start.size(), (short) 1), false);
         Map<TopicPartition, Long> copyStart = new TreeMap<>(Comparator.comparingInt(TopicPartition::partition));
         start.keySet().forEach(tp -> copyStart.put(new TopicPartition(copy, tp.partition()), 0L));
         resend(stand, copy, records);
@@ -163,15 +159,25 @@ public final class OrderChanges {
     /**
      * Produces the records again into {@code topic}, each to its own partition number with its
      * key, value and headers unchanged, in the given order (acknowledged before returning).
+     * @throws IllegalStateException if the broker refused a record
      *
      * @param records records to re-send, in the order they are to be written
      */
     public static void resend(Stand stand, String topic, Collection<ConsumerRecord<byte[], byte[]>> records) {
+        List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = Topics.of(stand).producer(null)) {
             for (ConsumerRecord<byte[], byte[]> r : records) {
-                producer.send(new ProducerRecord<>(topic, r.partition(), r.key(), r.value(), r.headers()));
+                sent.add(producer.send(new ProducerRecord<>(topic, r.partition(), r.key(), r.value(), r.headers())));
             }
             producer.flush();
+            for (java.util.concurrent.Future<?> f : sent) {
+                f.get();   // a record the broker refused fails the test's setup, it is never silently missing
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot re-send into " + topic, e.getCause());
         }
     }
 

@@ -17,6 +17,7 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -70,6 +71,33 @@ public final class Topics {
         } catch (InterruptedException | ExecutionException e) {
             throw new IllegalStateException("cannot list offsets of " + topic, e);
         }
+    }
+
+    /**
+     * Creates a topic (an existing one is an error unless {@code existingOk}) and waits, up to 60 s, until
+     * the leader of every partition answers a list-offsets request: a producer sending at once to a topic
+     * the broker has not yet taken leadership of gets {@code NOT_LEADER_OR_FOLLOWER} and retries with its
+     * backoff (measured once here: two minutes of such retries before the first write).
+     *
+     * @param topic      the topic to create
+     * @param existingOk whether an existing topic of that name is accepted as it is
+     * @throws IllegalStateException if it cannot be created or a partition has no answering leader after 60 s
+     */
+    public void create(NewTopic topic, boolean existingOk) {
+        try {
+            stand.admin().createTopics(List.of(topic)).all().get();
+        } catch (ExecutionException e) {
+            if (!(existingOk && e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
+                throw new IllegalStateException("cannot create topic " + topic.name(), e);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        org.awaitility.Awaitility.await("leaders of " + topic.name() + " answer")
+                .atMost(java.time.Duration.ofSeconds(60)).pollDelay(java.time.Duration.ZERO)
+                .pollInterval(java.time.Duration.ofMillis(100)).ignoreExceptions()
+                .until(() -> endOffsets(topic.name()).size() == topic.numPartitions());
     }
 
     /** @return the number of partitions the broker reports for the topic now */
