@@ -64,6 +64,8 @@ class ConnectIT {
      */
     private static final int BATCHES = 25;
     private static final int BATCH_SIZE = 100;
+    /** One batch every 1.6 s (the load takes 40 s): a killed worker streams again within the 16 s between kill points. */
+    private static final long BATCH_PERIOD_MS = 1_600;
     private static final int CUSTOMERS = 5;
     /** Orders the mid-snapshot kill test snapshots: the newest ones of PG, seeded first if PG has fewer. */
     private static final int SNAPSHOT_ORDERS = 2_000;
@@ -148,7 +150,10 @@ class ConnectIT {
                 + "aggregation do not.");
     }
 
-    /** Seeds {@value #BATCHES} batches of {@value #BATCH_SIZE} orders, one a second, and kills the worker at 10/50/90 % of them. */
+    /**
+     * Seeds {@value #BATCHES} batches of {@value #BATCH_SIZE} orders, one every {@value #BATCH_PERIOD_MS} ms, and kills the
+     * worker at 10/50/90 % of them, each kill once Debezium streams again after the one before.
+     */
     private static List<Shot<ConnectKill>> loadWithKills(StandContext s, Set<Long> seeded) {
         ConnectWorker connect = new ConnectWorker(s.stand().connect());
         Pg pg = s.pg();
@@ -160,13 +165,23 @@ class ConnectIT {
                     pg.seed(BATCH_SIZE, CUSTOMERS, 70_000 + done.get()).forEach(o -> seeded.add(o.orderId()));
                     done.incrementAndGet();
                 }
-            }, 0, 1, TimeUnit.SECONDS);
+            }, 0, BATCH_PERIOD_MS, TimeUnit.MILLISECONDS);
             List<Shot<ConnectKill>> kills = FaultSchedule.atProgress(() -> done.get() / (double) BATCHES, 0.1, 0.5, 0.9)
                     .pollEvery(Duration.ofMillis(100)).run(target -> {
+                        // kill right after Debezium wrote new events: they are not yet in its flushed offsets (flushed every
+                        // 5 s), so the restarted worker re-sends them; a kill in a quiet moment after a flush has nothing to re-send
+                        long written = sum(s.topics().endOffsets(Stand.ORDERS_EVENTS));
+                        await("Debezium writing events").atMost(Duration.ofSeconds(30)).pollDelay(Duration.ZERO)
+                                .pollInterval(Duration.ofMillis(50)).until(() -> sum(s.topics().endOffsets(Stand.ORDERS_EVENTS)) > written);
                         int inPg = seeded.size();
                         int exit = connect.kill();
                         Map<TopicPartition, Long> endAtKill = s.topics().endOffsets(Stand.ORDERS_EVENTS);
                         connect.restart(Stand.CONNECTOR);
+                        // the task reports RUNNING seconds before Debezium streams again: the next kill waits for its
+                        // first event, or it hits a worker that has nothing to re-send yet (redelivered 0: UNVERIFIED)
+                        long before = sum(endAtKill);
+                        await("Debezium streaming again after the kill").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
+                                .until(() -> sum(s.topics().endOffsets(Stand.ORDERS_EVENTS)) > before);
                         return new ConnectKill(inPg, endAtKill, exit);
                     });
             await("the load is in PG").atMost(Duration.ofMinutes(5)).until(() -> done.get() == BATCHES);

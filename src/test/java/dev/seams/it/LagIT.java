@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seams.lag.LagProbe;
 import dev.seams.lag.PartitionLag;
+import dev.seams.faults.LoadDriver;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -32,10 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -54,7 +51,9 @@ class LagIT {
     /** Changes of G14's load (OrderLoad.Mix.REAL: inserts, amount updates, moves, deletes). */
     private static final int LOAD_CHANGES = 3_000;
     /** Changes per PG transaction of that load. */
-    private static final int LOAD_BATCH = 250;
+    private static final int LOAD_BATCH = 25;
+    /** Changes a second: the 3,000 changes take about 15 s, so that input still arrives at the 90 % kill. */
+    private static final double LOAD_RATE = 200;
     private static final String SINK_GROUP = "ds-sink";
     private static final String COMMITTED = "read_committed";
     private static final String UNCOMMITTED = "read_uncommitted";
@@ -253,11 +252,11 @@ class LagIT {
 
         List<Shot<StreamsKill>> kills;
         int total;
-        ExecutorService loader = Executors.newSingleThreadExecutor(r -> new Thread(r, "g14-load"));
-        try (LagSampler sampler = new LagSampler(stand, 500)) {
-            // the whole load at once, applied by its own thread while the schedule watches ds-streams' progress:
-            // Debezium and ds-streams work through it while the kills land (Kafka's Streams EOS system test pattern)
-            Future<OrderLoad.Applied> applying = loader.submit(() -> load.apply(stand, LOAD_BATCH, done -> { }));
+        try (LagSampler sampler = new LagSampler(stand, 500);
+             LoadDriver loader = LoadDriver.start(stand, load, LOAD_BATCH, LOAD_RATE)) {
+            // the load applied at a steady rate by its own thread while the schedule watches ds-streams' progress:
+            // Debezium and ds-streams work through it while the kills land, also the one at 90 % (Kafka's Streams EOS
+            // system test pattern); all at once, ds-streams had caught up with the whole load before the 90 % kill
             kills = FaultSchedule.atProgress(progress, 0.1, 0.5, 0.9).run(target -> {
                 double at = progress.getAsDouble();
                 long lag = probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS);
@@ -273,7 +272,7 @@ class LagIT {
                 return new StreamsKill(at, lag, openBefore, stable, openTotals, openRepartition, exit,
                         stand.streams().logText().contains("TaskCorruptedException"));
             });
-            OrderLoad.Applied applied = applying.get(5, TimeUnit.MINUTES);
+            OrderLoad.Applied applied = loader.await(Duration.ofMinutes(5));
             total = (int) applied.changes();
             e.figure("load", applied.inserted() + " inserts, " + applied.updatedAmount() + " amount updates, " + applied.moved()
                     + " moves, " + applied.deleted() + " deletes");
@@ -281,8 +280,6 @@ class LagIT {
             sampler.mark("settled");
             LagChart.write(Project.root().resolve("reports/g14-repeated-lag.svg"),
                     "G14 repeated: three kill -9 while ds-streams works through " + total + " changes", sampler.samples(), sampler.marks());
-        } finally {
-            loader.shutdownNow();
         }
         e.chart("g14-repeated-lag.svg", "Lag over time, three kills under load");
 

@@ -320,7 +320,10 @@ public final class Stand {
         ConnectorConfiguration config = ConnectorConfiguration.create();
         connectorConfig().forEach(config::with);
         connect.registerConnector(CONNECTOR, config);
-        await("connector " + CONNECTOR + " RUNNING").atMost(Duration.ofMinutes(2))
+        // right after the registration Connect may not have the connector's status yet: it answers 404, which
+        // DebeziumContainer throws as IllegalStateException ("No status found for connector"); look again
+        await("connector " + CONNECTOR + " RUNNING").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
+                .ignoreException(IllegalStateException.class)
                 .until(() -> connect.getConnectorTaskState(CONNECTOR, 0) == Connector.State.RUNNING);
     }
 

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.common.TopicPartition;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -13,11 +14,15 @@ import org.awaitility.core.ConditionTimeoutException;
  * reach the broker shortly before the commit, so a kill sent when a look at the broker showed an open
  * transaction usually arrives after that commit. Instead the process is frozen ({@code docker pause}) and
  * the broker asked twice: a last stable offset below the log end that does not move while the process is
- * frozen is a transaction the process itself must still end. Then the frozen process gets SIGKILL (thawed
+ * frozen — the two looks 250 ms apart, so that a commit sent just before the freeze has landed — is a
+ * transaction the process itself must still end. Then the frozen process gets SIGKILL (thawed
  * first, as Docker refuses to kill a paused container: a few milliseconds). If no such moment comes within
  * the time given, the process is killed anyway.
  */
 public final class TransactionKill {
+
+    /** Between the two looks at the frozen process's transactions: longer than an EndTxn round trip on this stand. */
+    private static final Duration SETTLE = Duration.ofMillis(250);
 
     /**
      * @param frozenMidTransaction whether the process was frozen with a transaction open on the topic
@@ -53,6 +58,8 @@ public final class TransactionKill {
     private static boolean freezeIfOpen(JvmContainer process, Topics topics, String topic) {
         process.pause();
         Map<TopicPartition, long[]> first = topics.openTransactions(topic);
+        // a commit the process sent just before the freeze still reaches the broker: look again after it had time to
+        LockSupport.parkNanos(SETTLE.toNanos());
         Map<TopicPartition, long[]> again = topics.openTransactions(topic);
         if (!first.isEmpty() && first.size() == again.size()
                 && first.entrySet().stream().allMatch(en -> again.containsKey(en.getKey()) && again.get(en.getKey())[0] == en.getValue()[0])) {
