@@ -356,7 +356,8 @@ class LagIT {
         }
         part.note("Each kill is sent at its point of the load to ds-streams frozen (docker pause) while it had a transaction "
                 + "open on customer.totals, looked for up to " + OPEN_TRANSACTION_WAIT.toSeconds() + " s (stand/TransactionKill), "
-                + "so that the kill aborts output. "
+                + "so that the kill aborts output; aborted_records_of_its_transaction says whether it did (a kill that found "
+                + "no open transaction still counts as mid-work when ds-streams had input it had not committed). "
                 + "Measured at the kill: ds-streams' lag on orders.events right before it; the last stable offset below "
                 + "the log end (an open transaction) on customer.totals and the repartition topic right after it; the output "
                 + "progress = the load's committed customer.totals records below the last stable offsets at the kill. "

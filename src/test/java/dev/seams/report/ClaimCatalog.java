@@ -33,7 +33,7 @@ public final class ClaimCatalog {
         /** @return why a run has no entry for this claim */
         public String notRunReason() {
             return DEFAULT_TIER.equals(tier) ? "no test of this run covers it"
-                    : "it runs in the " + tier + " tier (mvn verify -P" + tier + "), which did not run on this source";
+                    : "it belongs to the " + tier + " tier, which did not run on this source";
         }
     }
 

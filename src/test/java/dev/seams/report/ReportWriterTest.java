@@ -41,7 +41,7 @@ class ReportWriterTest {
                 ClaimCatalog.load().entries().stream().map(ClaimCatalog.Entry::id).toList());
         Map<String, Object> b5 = claims.stream().filter(c -> c.get("id").equals("B5")).findFirst().orElseThrow();
         assertThat(b5.get("verdict")).isEqualTo("NOT_RUN");
-        assertThat((String) b5.get("reason")).contains("-Pfaults");
+        assertThat((String) b5.get("reason")).contains("faults tier, which did not run");
         Map<String, Object> g2 = claims.stream().filter(c -> c.get("id").equals("G2")).findFirst().orElseThrow();
         assertThat(g2.get("reason")).isEqualTo("no test of this run covers it");
     }

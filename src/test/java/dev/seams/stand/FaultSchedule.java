@@ -161,7 +161,7 @@ public final class FaultSchedule {
 
     /** @return e.g. {@code 10%} for 0.1, {@code 49.7%} for 0.497 */
     public static String percent(double fraction) {
-        double p = fraction * 100;
+        double p = Math.round(fraction * 1000) / 10.0;   // 0.55 * 100 is 55.00000000000001: entry ids must not depend on that
         return p == Math.rint(p) ? String.format(Locale.ROOT, "%.0f%%", p) : String.format(Locale.ROOT, "%.1f%%", p);
     }
 }

@@ -45,5 +45,6 @@ class FaultScheduleTest {
         assertThatThrownBy(() -> FaultSchedule.atProgress(() -> 0, 1.0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> FaultSchedule.atProgress(() -> 0)).isInstanceOf(IllegalArgumentException.class);
         assertThat(FaultSchedule.percent(0.497)).isEqualTo("49.7%");
+        assertThat(FaultSchedule.percent(0.55)).as("0.55 * 100 is not 55.0 in binary").isEqualTo("55%");
     }
 }

@@ -342,7 +342,8 @@ public final class Reconciliation {
 
     /**
      * Puts the result into a claim's evidence: the four anomaly counts (added to those other
-     * checkers of the claim recorded), the per-customer table if there is one, and the differing keys (at most
+     * checkers of the claim recorded), a note with the number of keys compared and differing, the
+     * per-customer table if there is one, and the differing keys (at most
      * {@link #MAX_REPORTED_KEYS}) as a table.
      *
      * @param e     the claim's evidence
@@ -351,6 +352,8 @@ public final class Reconciliation {
      */
     public Reconciliation record(ClaimEvidence e, String title) {
         counts.forEach(e::anomaly);
+        // also when every key matches and there is no per-customer table: the report says what was compared
+        e.note(title + ": " + keysChecked + " keys compared, " + differences.size() + " differ.");
         if (!rows.isEmpty()) {
             e.table("Per customer: " + title, CUSTOMER_COLUMNS, rows);
         }
