@@ -354,7 +354,7 @@ class LagIT {
             part.unverified("the kill did not land while ds-streams was mid-work: output progress " + FaultSchedule.percent(output)
                     + ", input lag " + k.inputLag() + ", open transaction " + k.openTransaction());
         }
-        part.note("Each kill is sent at its point of the load to ds-streams frozen (docker pause) while it had a transaction "
+        part.note("Each kill is sent at its point of the load to ds-streams halted (SIGSTOP) while it had a transaction "
                 + "open on customer.totals, looked for up to " + OPEN_TRANSACTION_WAIT.toSeconds() + " s (stand/TransactionKill), "
                 + "so that the kill aborts output; aborted_records_of_its_transaction says whether it did (a kill that found "
                 + "no open transaction still counts as mid-work when ds-streams had input it had not committed). "

@@ -61,6 +61,19 @@ public final class ContainerControl {
         docker.startContainerCmd(id).exec();
     }
 
+    /**
+     * Sends a signal to the container's PID 1 ({@code docker kill --signal}). From the daemon, outside the
+     * container's PID namespace, {@code SIGSTOP} and {@code SIGKILL} reach PID 1 although it installed no
+     * handler for them: {@code STOP} halts every thread of the process, and a stopped process still dies of
+     * {@code KILL} — unlike {@code docker pause}, which Docker must undo (letting the process run) before it
+     * accepts a kill.
+     *
+     * @param signal e.g. {@code STOP}, {@code CONT}
+     */
+    public void signal(String signal) {
+        docker.killContainerCmd(id).withSignal(signal).exec();
+    }
+
     /** Freezes every process of the container ({@code docker pause}); proof: {@link #isPaused()}. */
     public void pause() {
         docker.pauseContainerCmd(id).exec();

@@ -192,6 +192,19 @@ public final class JvmContainer implements AutoCloseable {
         return finish(control.stop(STOP_TIMEOUT));
     }
 
+    /**
+     * Halts the process with SIGSTOP (its threads stop where they are; it can then be killed without
+     * running again, see {@link ContainerControl#signal}); {@link #resume()} lets it go on.
+     */
+    public synchronized void suspend() {
+        running().signal("STOP");
+    }
+
+    /** Lets a process halted by {@link #suspend()} go on (SIGCONT). */
+    public synchronized void resume() {
+        running().signal("CONT");
+    }
+
     /** Freezes the process ({@code docker pause}); proof: {@link #isPaused()}. */
     public synchronized void pause() {
         running().pause();

@@ -12,11 +12,12 @@ import org.awaitility.core.ConditionTimeoutException;
  * kill -9 of ds-streams in the middle of one of its transactions on a topic (claim G14: the kill must abort
  * output, or the read_uncommitted twin has nothing to show). ds-streams commits every 100 ms and its records
  * reach the broker shortly before the commit, so a kill sent when a look at the broker showed an open
- * transaction usually arrives after that commit. Instead the process is frozen ({@code docker pause}) and
- * the broker asked twice: a last stable offset below the log end that does not move while the process is
- * frozen — the two looks 250 ms apart, so that a commit sent just before the freeze has landed — is a
- * transaction the process itself must still end. Then the frozen process gets SIGKILL (thawed
- * first, as Docker refuses to kill a paused container: a few milliseconds). If no such moment comes within
+ * transaction usually arrives after that commit. Instead the process is halted (SIGSTOP) and the broker
+ * asked twice, 250 ms apart (a commit sent just before the halt has landed by then): a last stable offset
+ * below the log end that did not move is a transaction the process itself must still end. Then the halted
+ * process gets SIGKILL without running again. (It used to be frozen with {@code docker pause}, which Docker
+ * must thaw before it kills: the thawed process, its commit interval long past, committed first — measured:
+ * all three kills of one run found a transaction open and aborted nothing.) If no such moment comes within
  * the time given, the process is killed anyway.
  */
 public final class TransactionKill {
@@ -56,7 +57,7 @@ public final class TransactionKill {
 
     /** Freezes the process; keeps it frozen and answers true if it has a transaction open on the topic, else thaws it. */
     private static boolean freezeIfOpen(JvmContainer process, Topics topics, String topic) {
-        process.pause();
+        process.suspend();
         Map<TopicPartition, long[]> first = topics.openTransactions(topic);
         // a commit the process sent just before the freeze still reaches the broker: look again after it had time to
         LockSupport.parkNanos(SETTLE.toNanos());
@@ -65,7 +66,7 @@ public final class TransactionKill {
                 && first.entrySet().stream().allMatch(en -> again.containsKey(en.getKey()) && again.get(en.getKey())[0] == en.getValue()[0])) {
             return true;
         }
-        process.unpause();
+        process.resume();
         return false;
     }
 }
