@@ -62,6 +62,28 @@ public final class ContainerFaults {
     }
 
     /**
+     * A restart by the service's own shutdown: the signal to PID 1 (e.g. {@code INT}, PostgreSQL's fast
+     * shutdown: open transactions rolled back, clients disconnected, a checkpoint), wait until the
+     * container stopped, then {@code docker start}. Proof: the container stopped, with exit code 0
+     * (a clean shutdown, not a kill).
+     */
+    public static Fault restart(String name, ContainerControl target, String signal, BooleanSupplier serving) {
+        return new Base(name, Duration.ZERO, serving) {
+            @Override
+            public Proof inject() {
+                int exit = target.stopWith(signal, Duration.ofMinutes(1));
+                String seen = "SIG" + signal + ": container stopped, exit code " + exit;
+                return !target.isRunning() && exit == 0 ? Proof.of(seen) : Proof.missing(seen);
+            }
+
+            @Override
+            void undo() {
+                target.start();
+            }
+        };
+    }
+
+    /**
      * {@code docker pause} (every process frozen: connections stay open and hang) for {@code hold},
      * then unpause. Proof: Docker reports the container paused.
      */
