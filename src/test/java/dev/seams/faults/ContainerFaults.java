@@ -46,10 +46,19 @@ public final class ContainerFaults {
      * Proof: the container no longer runs.
      */
     public static Fault stop(String name, ContainerControl target, Duration hold, BooleanSupplier serving) {
+        return stop(name, target, hold, Duration.ofSeconds(30), serving);
+    }
+
+    /**
+     * {@code docker stop} with the given timeout (SIGTERM, SIGKILL after it: the exit code tells which ended
+     * it), held down for {@code hold} from the moment it stopped, then {@code docker start}.
+     * Proof: the container no longer runs.
+     */
+    public static Fault stop(String name, ContainerControl target, Duration hold, Duration stopTimeout, BooleanSupplier serving) {
         return new Base(name, hold, serving) {
             @Override
             public Proof inject() {
-                int exit = target.stop(Duration.ofSeconds(30));
+                int exit = target.stop(stopTimeout);
                 return !target.isRunning() ? Proof.of("container stopped, exit code " + exit)
                         : Proof.missing("the container still runs after docker stop");
             }

@@ -56,6 +56,10 @@ public final class FaultMatrix {
     public static final int BATCH = 50;
     /** The load's pace, changes per second: about 80 s per run, so that 30 s holds at 10/50/90 % fit in it. */
     public static final double CHANGES_PER_SECOND = 250;
+    /** The pace of a load whose fault is held 30 s: about 160 s, so that an injection (hold, restart, recovery) fits between two points. */
+    public static final double HELD_CHANGES_PER_SECOND = 125;
+    /** How far past its point an injection may land (the previous one still held) and still count as that point's. */
+    public static final double POINT_TOLERANCE = 0.1;
     /** Where the fault is injected, share of the load committed in PG. */
     public static final double[] POINTS = {0.1, 0.5, 0.9};
     /** The orders sink's group (mode dedup-demo into order_dedup). */
@@ -89,26 +93,36 @@ public final class FaultMatrix {
      * @param sinkOutput         the totals sink's output so far
      */
     public record Plan(String name, Fault fault, long seed, boolean redeliveryExpected, boolean retriesExpected,
-                       String stalledGroup, String stalledTopic, java.util.function.Supplier<String> sinkOutput) {
+                       String stalledGroup, String stalledTopic, double changesPerSecond,
+                       java.util.function.Supplier<String> sinkOutput) {
 
-        /** @return a plan with no stall and no retries expected */
+        /** @return a plan with no stall and no retries expected, paced at {@value #CHANGES_PER_SECOND} changes/s */
         public static Plan of(String name, Fault fault, long seed, java.util.function.Supplier<String> sinkOutput) {
-            return new Plan(name, fault, seed, false, false, null, null, sinkOutput);
+            return new Plan(name, fault, seed, false, false, null, null, CHANGES_PER_SECOND, sinkOutput);
         }
 
         /** @return this plan, requiring the redelivery the fault causes in the raw twin */
         public Plan redelivering() {
-            return new Plan(name, fault, seed, true, retriesExpected, stalledGroup, stalledTopic, sinkOutput);
+            return new Plan(name, fault, seed, true, retriesExpected, stalledGroup, stalledTopic, changesPerSecond, sinkOutput);
         }
 
         /** @return this plan, requiring the sink's failed writes while the fault is on */
         public Plan retrying() {
-            return new Plan(name, fault, seed, redeliveryExpected, true, stalledGroup, stalledTopic, sinkOutput);
+            return new Plan(name, fault, seed, redeliveryExpected, true, stalledGroup, stalledTopic, changesPerSecond, sinkOutput);
         }
 
         /** @return this plan, requiring that the group's lag on the topic grows while the fault is on */
         public Plan stalling(String group, String topic) {
-            return new Plan(name, fault, seed, redeliveryExpected, retriesExpected, group, topic, sinkOutput);
+            return new Plan(name, fault, seed, redeliveryExpected, retriesExpected, group, topic, changesPerSecond, sinkOutput);
+        }
+
+        /**
+         * @param rate changes per second: a fault held for 30 s needs a slower load ({@link #HELD_CHANGES_PER_SECOND}),
+         *             so that each injection is healed and recovered before the next point
+         * @return this plan at that pace
+         */
+        public Plan paced(double rate) {
+            return new Plan(name, fault, seed, redeliveryExpected, retriesExpected, stalledGroup, stalledTopic, rate, sinkOutput);
         }
     }
 
@@ -142,7 +156,7 @@ public final class FaultMatrix {
         OffsetSampler.Result offsets;
         SinkSummary ordersSummary;
         try {
-            try (LoadDriver driver = LoadDriver.start(stand, load, BATCH, CHANGES_PER_SECOND)) {
+            try (LoadDriver driver = LoadDriver.start(stand, load, BATCH, plan.changesPerSecond())) {
                 shots = FaultSchedule.atProgress(driver::progress, POINTS).within(Duration.ofMinutes(5))
                         .pollEvery(Duration.ofMillis(100)).run(target -> inject(plan, topics));
                 applied = driver.await(Duration.ofMinutes(10));
@@ -163,7 +177,8 @@ public final class FaultMatrix {
 
         e.figure("load", applied.changes() + " changes (" + applied.inserted() + " inserts, " + applied.updatedAmount()
                 + " amount updates, " + applied.moved() + " moves, " + applied.deleted() + " deletes) over "
-                + CUSTOMERS + " customers, " + BATCH + " per PG transaction, paced at " + (int) CHANGES_PER_SECOND + "/s");
+                + CUSTOMERS + " customers, " + BATCH + " per PG transaction, paced at " + (int) plan.changesPerSecond() + "/s");
+        e.figure("load_changes_per_second", plan.changesPerSecond());
         e.figure("load_changes", applied.changes());
         e.figure("load_seconds", round(loadSeconds));
         e.figure("seconds_to_settled", round(settledSeconds));
@@ -191,7 +206,7 @@ public final class FaultMatrix {
         LongSupplier lag = () -> plan.stalledGroup() == null ? -1 : topics.lag(plan.stalledGroup(), plan.stalledTopic());
         Fault.Proof proof = fault.inject();
         long lagAtInjection = lag.getAsLong();
-        if (!fault.hold().isZero()) {
+        if (!fault.hold().isZero()) {   // held from the moment it took effect (a stop may take seconds)
             LockSupport.parkNanos(fault.hold().toNanos());   // the fault's duration: a fixed time, not a wait for a condition
         }
         long retries = count(plan.sinkOutput().get(), mark, "nothing committed");
@@ -237,6 +252,9 @@ public final class FaultMatrix {
                 missing = "the fault did not take effect: " + in.proof().evidence();
             } else if (!shot.midLoad()) {
                 missing = "the injection landed after the whole load was committed in PG";
+            } else if (shot.progress() > shot.target() + POINT_TOLERANCE) {
+                missing = "the injection landed at " + FaultSchedule.percent(shot.progress()) + " of the load, not near its point "
+                        + FaultSchedule.percent(shot.target()) + " (the previous one was still held)";
             } else if (plan.retriesExpected() && in.retries() == 0) {
                 missing = "the sink logged no failed write while the fault was on: the fault did not reach it";
             } else if (plan.stalledGroup() != null && in.lagBeforeHeal() <= in.lagAtInjection()) {

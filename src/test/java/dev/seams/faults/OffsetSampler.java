@@ -20,13 +20,16 @@ import java.util.concurrent.TimeUnit;
  * ({@code kafka_offset}, written by the sink with each row). A commit is ahead of storage when the
  * last data record below the committed offset is above what ClickHouse held at that moment — reading
  * storage after the offsets can only make that check lenient by a few ms, never wrong the other way.
- * While ClickHouse does not answer, a sample has no storage reading and is not judged (the sink can
- * insert nothing then either; its offsets are still recorded).
+ * A storage reading may take at most 2 s; while ClickHouse does not answer (stopped, frozen), a sample
+ * keeps its offsets and is judged against the next storage reading: {@code raw_totals} only grows
+ * during a run, so a commit ahead of a later reading was ahead at its own moment too.
  */
 public final class OffsetSampler implements AutoCloseable {
 
     /** Sampling period, ms. */
     public static final long PERIOD_MS = 500;
+    /** How long one storage reading may take: a frozen ClickHouse must not stop the sampling of the offsets. */
+    private static final java.time.Duration STORAGE_TIMEOUT = java.time.Duration.ofSeconds(2);
 
     /** One reading: committed offset and highest stored offset per partition (null when ClickHouse did not answer). */
     private record Sample(Map<Integer, Long> committed, Map<Integer, Long> stored) {
@@ -60,7 +63,7 @@ public final class OffsetSampler implements AutoCloseable {
      */
     public OffsetSampler(Topics topics, ClickHouse ch, String group) {
         this.topics = topics;
-        this.ch = ch;
+        this.ch = ch.withTimeout(STORAGE_TIMEOUT);
         this.group = group;
         timer.scheduleWithFixedDelay(this::sample, 0, PERIOD_MS, TimeUnit.MILLISECONDS);
     }
@@ -100,14 +103,21 @@ public final class OffsetSampler implements AutoCloseable {
         long violations = 0;
         List<String> examples = new ArrayList<>();
         synchronized (samples) {
-            for (Sample s : samples) {
-                if (s.stored() == null) {
+            for (int i = 0; i < samples.size(); i++) {
+                Sample s = samples.get(i);
+                // no storage reading (ClickHouse down or frozen): judged against the next one; raw_totals only grows
+                // during a run, so a commit ahead of a later reading was ahead of storage at its own moment too
+                Map<Integer, Long> storedThen = s.stored();
+                for (int j = i + 1; storedThen == null && j < samples.size(); j++) {
+                    storedThen = samples.get(j).stored();
+                }
+                if (storedThen == null) {
                     continue;
                 }
                 judged++;
                 for (Map.Entry<Integer, Long> c : s.committed().entrySet()) {
                     Long lastData = data.getOrDefault(c.getKey(), new TreeSet<>()).lower(c.getValue());
-                    long stored = s.stored().getOrDefault(c.getKey(), -1L);
+                    long stored = storedThen.getOrDefault(c.getKey(), -1L);
                     if (lastData != null && lastData > stored) {
                         violations++;
                         if (examples.size() < 10) {
