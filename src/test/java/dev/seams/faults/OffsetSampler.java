@@ -32,7 +32,7 @@ public final class OffsetSampler implements AutoCloseable {
     private static final java.time.Duration STORAGE_TIMEOUT = java.time.Duration.ofSeconds(2);
 
     /** One reading: committed offset and highest stored offset per partition (null when ClickHouse did not answer). */
-    private record Sample(Map<Integer, Long> committed, Map<Integer, Long> stored) {
+    record Sample(Map<Integer, Long> committed, Map<Integer, Long> stored) {
     }
 
     /**
@@ -99,36 +99,47 @@ public final class OffsetSampler implements AutoCloseable {
         Map<Integer, NavigableSet<Long>> data = new HashMap<>();
         topics.readAll(Stand.CUSTOMER_TOTALS, "read_committed",
                 r -> data.computeIfAbsent(r.partition(), p -> new TreeSet<>()).add(r.offset()));
+        synchronized (samples) {
+            return judge(samples, data);
+        }
+    }
+
+    /**
+     * Judges readings against the data records' positions.
+     *
+     * @param readings in the order taken
+     * @param data     partition → offsets of its data records (read_committed)
+     * @return the verdict
+     */
+    static Result judge(List<Sample> readings, Map<Integer, NavigableSet<Long>> data) {
         long judged = 0;
         long violations = 0;
         List<String> examples = new ArrayList<>();
-        synchronized (samples) {
-            for (int i = 0; i < samples.size(); i++) {
-                Sample s = samples.get(i);
-                // no storage reading (ClickHouse down or frozen): judged against the next one; raw_totals only grows
-                // during a run, so a commit ahead of a later reading was ahead of storage at its own moment too
-                Map<Integer, Long> storedThen = s.stored();
-                for (int j = i + 1; storedThen == null && j < samples.size(); j++) {
-                    storedThen = samples.get(j).stored();
-                }
-                if (storedThen == null) {
-                    continue;
-                }
-                judged++;
-                for (Map.Entry<Integer, Long> c : s.committed().entrySet()) {
-                    Long lastData = data.getOrDefault(c.getKey(), new TreeSet<>()).lower(c.getValue());
-                    long stored = storedThen.getOrDefault(c.getKey(), -1L);
-                    if (lastData != null && lastData > stored) {
-                        violations++;
-                        if (examples.size() < 10) {
-                            examples.add("p" + c.getKey() + ": committed " + c.getValue() + " (last data " + lastData
-                                    + ") > stored " + stored);
-                        }
+        for (int i = 0; i < readings.size(); i++) {
+            Sample s = readings.get(i);
+            // no storage reading (ClickHouse down or frozen): judged against the next one; raw_totals only grows
+            // during a run, so a commit ahead of a later reading was ahead of storage at its own moment too
+            Map<Integer, Long> storedThen = s.stored();
+            for (int j = i + 1; storedThen == null && j < readings.size(); j++) {
+                storedThen = readings.get(j).stored();
+            }
+            if (storedThen == null) {
+                continue;
+            }
+            judged++;
+            for (Map.Entry<Integer, Long> c : s.committed().entrySet()) {
+                Long lastData = data.getOrDefault(c.getKey(), new TreeSet<>()).lower(c.getValue());
+                long stored = storedThen.getOrDefault(c.getKey(), -1L);
+                if (lastData != null && lastData > stored) {
+                    violations++;
+                    if (examples.size() < 10) {
+                        examples.add("p" + c.getKey() + ": committed " + c.getValue() + " (last data " + lastData
+                                + ") > stored " + stored);
                     }
                 }
             }
-            return new Result(samples.size(), judged, violations, examples);
         }
+        return new Result(readings.size(), judged, violations, examples);
     }
 
     @Override
