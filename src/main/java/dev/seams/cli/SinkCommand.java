@@ -7,6 +7,7 @@ import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.CustomerRange;
 import dev.seams.sink.RunStoppedException;
 import dev.seams.sink.Sink;
+import dev.seams.sink.SinkCrash;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
@@ -121,6 +122,18 @@ public final class SinkCommand implements Callable<Integer> {
     static final class FaultInjection {
         @Option(names = "--dup", description = "insert every record twice (the source's -dup; claim G2's control)")
         boolean dup;
+
+        @Option(names = "--crash-at", description = "after-insert | mid-insert: once --crash-trigger exists, stop at this "
+                + "point of the next batch (prints 'sink: crash at POINT: ...') and wait to be killed (claim B5)")
+        String crashAt;
+
+        @Option(names = "--crash-trigger", description = "with --crash-at: the file whose appearance arms it (deleted when "
+                + "it fires)")
+        Path crashTrigger;
+
+        SinkCrash crash() {
+            return new SinkCrash(crashAt == null ? null : SinkCrash.Point.fromCliName(crashAt), crashTrigger);
+        }
     }
 
     /** Creates the command; picocli fills the options. */
@@ -158,7 +171,7 @@ public final class SinkCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() {
-        Sink sink = new Sink(options());
+        Sink sink = new Sink(options()).withCrash(faults.crash());
         try {
             summary = sink.run();
         } catch (RunStoppedException e) {

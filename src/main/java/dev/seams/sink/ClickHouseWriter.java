@@ -1,6 +1,7 @@
 package dev.seams.sink;
 
 import com.clickhouse.client.api.Client;
+import com.clickhouse.client.api.DataStreamWriter;
 import com.clickhouse.client.api.insert.InsertResponse;
 import com.clickhouse.client.api.insert.InsertSettings;
 import com.clickhouse.data.ClickHouseFormat;
@@ -40,6 +41,7 @@ public final class ClickHouseWriter implements AutoCloseable {
     private final String database;
     private final Duration timeout;
     private final ExecutorService requests;
+    private SinkCrash crash = SinkCrash.OFF;
 
     /**
      * @param client   an open client-v2 client; not closed by this writer
@@ -61,6 +63,17 @@ public final class ClickHouseWriter implements AutoCloseable {
     }
 
     /**
+     * FAULT INJECTION, TEST-ONLY (claim B5): arms {@link SinkCrash.Point#MID_INSERT}, which stops the
+     * process with the batch's first table's request half sent.
+     *
+     * @return this
+     */
+    public ClickHouseWriter withCrash(SinkCrash value) {
+        this.crash = value;
+        return this;
+    }
+
+    /**
      * Inserts each table's rows in its own request, concurrently, and waits for every acknowledgement.
      *
      * @param bodies table → its rows, in the mapper's table order; empty bodies are skipped
@@ -69,7 +82,10 @@ public final class ClickHouseWriter implements AutoCloseable {
      */
     public void insertAll(Map<String, RowsBody> bodies) {
         List<CompletableFuture<Long>> acks = new ArrayList<>();
-        bodies.forEach((table, rows) -> acks.add(CompletableFuture.supplyAsync(() -> insert(table, rows), requests)));
+        String cut = crash.armed(SinkCrash.Point.MID_INSERT) ? bodies.entrySet().stream()
+                .filter(en -> !en.getValue().isEmpty()).map(Map.Entry::getKey).findFirst().orElse(null) : null;
+        bodies.forEach((table, rows) -> acks.add(CompletableFuture.supplyAsync(() -> insert(table, rows, table.equals(cut)),
+                requests)));
         WriteFailedException first = null;
         for (CompletableFuture<Long> ack : acks) {
             try {
@@ -96,12 +112,22 @@ public final class ClickHouseWriter implements AutoCloseable {
      *                              classified by {@link ClickHouseErrors}
      */
     public long insert(String table, RowsBody rows) {
+        return insert(table, rows, false);
+    }
+
+    private long insert(String table, RowsBody rows, boolean cut) {
         if (rows.isEmpty()) {
             return 0;
         }
         String qualified = "`" + database + "`.`" + table + "`";
         String what = "insert of " + rows.rows() + " rows into " + table;
-        try (InsertResponse response = client.insert(qualified, rows::writeTo, ClickHouseFormat.JSONEachRow,
+        DataStreamWriter body = !cut ? rows::writeTo : out -> {
+            int half = rows.bytes() / 2;
+            rows.writeTo(out, 0, half);
+            out.flush();
+            crash.crash(SinkCrash.Point.MID_INSERT, what + ": " + half + " of " + rows.bytes() + " bytes sent, no acknowledgement");
+        };
+        try (InsertResponse response = client.insert(qualified, body, ClickHouseFormat.JSONEachRow,
                 new InsertSettings()).get(timeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS)) {
             return response.getWrittenRows();
         } catch (InterruptedException e) {

@@ -139,6 +139,11 @@ public final class RowsBody {
         out.write(buf, 0, size);
     }
 
+    /** Writes bytes {@code from} (inclusive) to {@code to} (exclusive) of the body (a request cut short, B5). */
+    public void writeTo(OutputStream out, int from, int to) throws IOException {
+        out.write(buf, from, Math.min(to, size) - from);
+    }
+
     /** @return the rows as text, one JSON object each (for tests and messages) */
     public List<String> lines() {
         List<String> lines = new ArrayList<>(rows);

@@ -70,6 +70,7 @@ public final class Sink {
     private final Counters counters = new Counters();
     private volatile PollSession session;
     private volatile boolean stopRequested;
+    private SinkCrash crash = SinkCrash.OFF;
     private OffsetCommitter committer;
     private PollAccumulator pending;
     private long assignedNanos;
@@ -83,6 +84,17 @@ public final class Sink {
                     options.validate(), options.offsetAsVersion());
             case DEDUP_DEMO -> new DedupDemoMapper(options.offsetAsVersion());
         };
+    }
+
+    /**
+     * FAULT INJECTION, TEST-ONLY (claim B5; {@code --crash-at}, {@code --crash-trigger}): stops the
+     * process at a point of a batch to be killed there ({@link SinkCrash}). Never in production.
+     *
+     * @return this
+     */
+    public Sink withCrash(SinkCrash value) {
+        this.crash = value;
+        return this;
     }
 
     /**
@@ -103,7 +115,7 @@ public final class Sink {
                      options.groupId() + "-" + options.mode().cliName() + "-dlq");
              Client client = options.clickhouse().open();
              ClickHouseWriter writer = new ClickHouseWriter(client, options.clickhouse().database(),
-                     options.clickhouse().timeout(), mapper.tables().size())) {
+                     options.clickhouse().timeout(), mapper.tables().size()).withCrash(crash)) {
             session = new PollSession(consumer, options.window());
             if (stopRequested) {
                 session.requestStop();
@@ -197,6 +209,8 @@ public final class Sink {
             counters.uncommitted = Batches.reread(consumer, records, backoff, e.getMessage());
             return;
         }
+        crash.maybeCrash(SinkCrash.Point.AFTER_INSERT, "batch " + Batches.position(records) + " inserted ("
+                + batch.inserted + " rows), offsets not committed");
         backoff.reset();
         counters.uncommitted = 0;
         counters.inserted += batch.inserted;

@@ -124,4 +124,12 @@ class SinkCommandTest {
         assertThat(status).isEqualTo(ExitStatus.USAGE);
         assertThat(err.toString()).contains("customer range must look like 1..5, got 'five'");
     }
+
+    @Test
+    void crashPointIsTestOnlyAndOffByDefault(@TempDir Path dir) {
+        assertThat(parse("--bootstrap-servers", "b:1").faults.crash()).isEqualTo(dev.seams.sink.SinkCrash.OFF);
+        Path trigger = dir.resolve("crash");
+        assertThat(parse("--bootstrap-servers", "b:1", "--crash-at", "after-insert", "--crash-trigger", trigger.toString())
+                .faults.crash()).isEqualTo(new dev.seams.sink.SinkCrash(dev.seams.sink.SinkCrash.Point.AFTER_INSERT, trigger));
+    }
 }

@@ -46,12 +46,43 @@ public final class ContainerFaults {
      * Proof: the container no longer runs.
      */
     public static Fault stop(String name, ContainerControl target, Duration hold, BooleanSupplier serving) {
+        return stop(name, target, hold, Duration.ofSeconds(30), serving);
+    }
+
+    /**
+     * {@code docker stop} with the given timeout (SIGTERM, SIGKILL after it: the exit code tells which ended
+     * it), held down for {@code hold} from the moment it stopped, then {@code docker start}.
+     * Proof: the container no longer runs.
+     */
+    public static Fault stop(String name, ContainerControl target, Duration hold, Duration stopTimeout, BooleanSupplier serving) {
         return new Base(name, hold, serving) {
             @Override
             public Proof inject() {
-                int exit = target.stop(Duration.ofSeconds(30));
+                int exit = target.stop(stopTimeout);
                 return !target.isRunning() ? Proof.of("container stopped, exit code " + exit)
                         : Proof.missing("the container still runs after docker stop");
+            }
+
+            @Override
+            void undo() {
+                target.start();
+            }
+        };
+    }
+
+    /**
+     * A restart by the service's own shutdown: the signal to PID 1 (e.g. {@code INT}, PostgreSQL's fast
+     * shutdown: open transactions rolled back, clients disconnected, a checkpoint), wait until the
+     * container stopped, then {@code docker start}. Proof: the container stopped, with exit code 0
+     * (a clean shutdown, not a kill).
+     */
+    public static Fault restart(String name, ContainerControl target, String signal, BooleanSupplier serving) {
+        return new Base(name, Duration.ZERO, serving) {
+            @Override
+            public Proof inject() {
+                int exit = target.stopWith(signal, Duration.ofMinutes(1));
+                String seen = "SIG" + signal + ": container stopped, exit code " + exit;
+                return !target.isRunning() && exit == 0 ? Proof.of(seen) : Proof.missing(seen);
             }
 
             @Override

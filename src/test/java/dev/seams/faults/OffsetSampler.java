@@ -20,16 +20,19 @@ import java.util.concurrent.TimeUnit;
  * ({@code kafka_offset}, written by the sink with each row). A commit is ahead of storage when the
  * last data record below the committed offset is above what ClickHouse held at that moment — reading
  * storage after the offsets can only make that check lenient by a few ms, never wrong the other way.
- * While ClickHouse does not answer, a sample has no storage reading and is not judged (the sink can
- * insert nothing then either; its offsets are still recorded).
+ * A storage reading may take at most 2 s; while ClickHouse does not answer (stopped, frozen), a sample
+ * keeps its offsets and is judged against the next storage reading: {@code raw_totals} only grows
+ * during a run, so a commit ahead of a later reading was ahead at its own moment too.
  */
 public final class OffsetSampler implements AutoCloseable {
 
     /** Sampling period, ms. */
     public static final long PERIOD_MS = 500;
+    /** How long one storage reading may take: a frozen ClickHouse must not stop the sampling of the offsets. */
+    private static final java.time.Duration STORAGE_TIMEOUT = java.time.Duration.ofSeconds(2);
 
     /** One reading: committed offset and highest stored offset per partition (null when ClickHouse did not answer). */
-    private record Sample(Map<Integer, Long> committed, Map<Integer, Long> stored) {
+    record Sample(Map<Integer, Long> committed, Map<Integer, Long> stored) {
     }
 
     /**
@@ -60,7 +63,7 @@ public final class OffsetSampler implements AutoCloseable {
      */
     public OffsetSampler(Topics topics, ClickHouse ch, String group) {
         this.topics = topics;
-        this.ch = ch;
+        this.ch = ch.withTimeout(STORAGE_TIMEOUT);
         this.group = group;
         timer.scheduleWithFixedDelay(this::sample, 0, PERIOD_MS, TimeUnit.MILLISECONDS);
     }
@@ -96,29 +99,47 @@ public final class OffsetSampler implements AutoCloseable {
         Map<Integer, NavigableSet<Long>> data = new HashMap<>();
         topics.readAll(Stand.CUSTOMER_TOTALS, "read_committed",
                 r -> data.computeIfAbsent(r.partition(), p -> new TreeSet<>()).add(r.offset()));
+        synchronized (samples) {
+            return judge(samples, data);
+        }
+    }
+
+    /**
+     * Judges readings against the data records' positions.
+     *
+     * @param readings in the order taken
+     * @param data     partition → offsets of its data records (read_committed)
+     * @return the verdict
+     */
+    static Result judge(List<Sample> readings, Map<Integer, NavigableSet<Long>> data) {
         long judged = 0;
         long violations = 0;
         List<String> examples = new ArrayList<>();
-        synchronized (samples) {
-            for (Sample s : samples) {
-                if (s.stored() == null) {
-                    continue;
-                }
-                judged++;
-                for (Map.Entry<Integer, Long> c : s.committed().entrySet()) {
-                    Long lastData = data.getOrDefault(c.getKey(), new TreeSet<>()).lower(c.getValue());
-                    long stored = s.stored().getOrDefault(c.getKey(), -1L);
-                    if (lastData != null && lastData > stored) {
-                        violations++;
-                        if (examples.size() < 10) {
-                            examples.add("p" + c.getKey() + ": committed " + c.getValue() + " (last data " + lastData
-                                    + ") > stored " + stored);
-                        }
+        for (int i = 0; i < readings.size(); i++) {
+            Sample s = readings.get(i);
+            // no storage reading (ClickHouse down or frozen): judged against the next one; raw_totals only grows
+            // during a run, so a commit ahead of a later reading was ahead of storage at its own moment too
+            Map<Integer, Long> storedThen = s.stored();
+            for (int j = i + 1; storedThen == null && j < readings.size(); j++) {
+                storedThen = readings.get(j).stored();
+            }
+            if (storedThen == null) {
+                continue;
+            }
+            judged++;
+            for (Map.Entry<Integer, Long> c : s.committed().entrySet()) {
+                Long lastData = data.getOrDefault(c.getKey(), new TreeSet<>()).lower(c.getValue());
+                long stored = storedThen.getOrDefault(c.getKey(), -1L);
+                if (lastData != null && lastData > stored) {
+                    violations++;
+                    if (examples.size() < 10) {
+                        examples.add("p" + c.getKey() + ": committed " + c.getValue() + " (last data " + lastData
+                                + ") > stored " + stored);
                     }
                 }
             }
-            return new Result(samples.size(), judged, violations, examples);
         }
+        return new Result(readings.size(), judged, violations, examples);
     }
 
     @Override

@@ -39,6 +39,11 @@ public final class ClickHouse {
         return new ClickHouse(stand.clickhouseTarget());
     }
 
+    /** @return this reader with another connect and socket timeout per query (a sampler that must not hang on a frozen server) */
+    public ClickHouse withTimeout(java.time.Duration timeout) {
+        return new ClickHouse(target.withTimeout(timeout));
+    }
+
 
 
     /**

@@ -54,6 +54,21 @@ public final class ContainerControl {
     }
 
     /**
+     * Sends a signal to the container's PID 1 (e.g. {@code INT}: PostgreSQL's fast shutdown) and waits
+     * (up to the timeout) until the container stopped by itself.
+     *
+     * @return the exit code
+     * @throws org.awaitility.core.ConditionTimeoutException if it still runs after the timeout
+     */
+    public int stopWith(String signal, Duration timeout) {
+        unpause();
+        docker.killContainerCmd(id).withSignal(signal).exec();
+        await("container " + id + " stopped after SIG" + signal).atMost(timeout).pollInterval(Duration.ofMillis(100))
+                .until(() -> !isRunning());
+        return exitCode();
+    }
+
+    /**
      * Starts the stopped container again ({@code docker start}): the same container, its files and
      * its (fixed) port bindings; returns at once — the caller waits for what the service needs.
      */

@@ -57,6 +57,7 @@ public final class JvmContainer implements AutoCloseable {
     private final List<Path> stateDirs = new ArrayList<>();
     private List<Path> classpath = List.of();
     private List<String> command = List.of();
+    private final java.util.Map<String, String> env = new java.util.LinkedHashMap<>();
     // read by Awaitility's poller threads and the query methods, written under this object's lock
     private volatile GenericContainer<?> container;
     private volatile ContainerControl control;
@@ -92,6 +93,16 @@ public final class JvmContainer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Sets an environment variable of every later start (e.g. a password the process reads from its environment).
+     *
+     * @return this
+     */
+    public JvmContainer withEnv(String key, String value) {
+        env.put(key, value);
+        return this;
+    }
+
     /** @return this, running {@code java -Xmx384m -cp <RuntimeClasspath> mainClass args...} */
     public JvmContainer running(String mainClass, List<String> args) {
         this.classpath = RuntimeClasspath.entries();
@@ -119,6 +130,7 @@ public final class JvmContainer implements AutoCloseable {
         GenericContainer<?> c = new GenericContainer<>(image)
                 .withNetwork(network).withNetworkAliases(name)
                 .withLabel(LABEL, "true")
+                .withEnv(env)
                 .withLogConsumer(log)
                 .withStartupCheckStrategy(new Launched())
                 // binds through docker-java, not withFileSystemBind: for a file Testcontainers first checks that

@@ -99,6 +99,7 @@ public final class Stand {
                 .withNetwork(network).withNetworkAliases("postgres")
                 .withCommand("postgres", "-c", "fsync=off", "-c", "wal_level=logical")
                 .withLabel(LABEL, "true")
+                .withCreateContainerCmdModifier(cmd -> fixedHostPort(cmd, 5432))
                 .withStartupTimeout(Duration.ofMinutes(3));
         this.kafka = new KafkaContainer(images.image("kafka"))
                 .withNetwork(network).withNetworkAliases("kafka")
@@ -107,6 +108,7 @@ public final class Stand {
                 // hanging transaction is aborted soon after its transaction.timeout.ms
                 .withEnv("KAFKA_TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS", "1000")
                 .withLabel(LABEL, "true")
+                .withCreateContainerCmdModifier(cmd -> fixedHostPort(cmd, 9092))
                 .withStartupTimeout(Duration.ofMinutes(3));
         this.clickhouse = new ClickHouseContainer(images.image("clickhouse"))
                 .withNetwork(network).withNetworkAliases("clickhouse")
@@ -115,6 +117,7 @@ public final class Stand {
                         Project.root().resolve("containers/clickhouse/config.d/seams-part-log.xml")),
                         "/etc/clickhouse-server/config.d/seams-part-log.xml")
                 .withLabel(LABEL, "true")
+                .withCreateContainerCmdModifier(cmd -> fixedHostPort(cmd, 8123))
                 .withStartupTimeout(Duration.ofMinutes(3));
         this.connect = new DebeziumContainer(images.image("connect"))
                 .withNetwork(network).withNetworkAliases("connect")
@@ -128,6 +131,28 @@ public final class Stand {
                 .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withPortBindings(
                         new PortBinding(Ports.Binding.bindPort(freePort()), ExposedPort.tcp(8083))))
                 .withStartupTimeout(Duration.ofMinutes(4));
+    }
+
+    /**
+     * Binds the container's port to a free host port chosen now, instead of Docker's random one: a
+     * container stopped (or killed) and started again by a fault of claim B5 keeps its host port, so
+     * the test's clients ({@link #clickhouseTarget()}, {@link #pg()}, {@link #bootstrapServers()}, and
+     * the broker's advertised host listener) stay valid. The other exposed ports stay published at random.
+     */
+    private static void fixedHostPort(com.github.dockerjava.api.command.CreateContainerCmd cmd, int containerPort) {
+        Ports ports = new Ports();
+        Ports given = cmd.getHostConfig().getPortBindings();
+        if (given != null) {   // Testcontainers' own (random) bindings of the other exposed ports stay
+            given.getBindings().forEach((exposed, bindings) -> {
+                if (exposed.getPort() != containerPort && bindings != null) {
+                    for (Ports.Binding b : bindings) {
+                        ports.bind(exposed, b);
+                    }
+                }
+            });
+        }
+        ports.bind(ExposedPort.tcp(containerPort), Ports.Binding.bindPort(freePort()));
+        cmd.getHostConfig().withPortBindings(ports);
     }
 
     private static int freePort() {
@@ -454,6 +479,21 @@ public final class Stand {
     /** @return the stand's network, for more project processes in containers (e.g. a sink as a B5 fault target) */
     public Network network() {
         return network;
+    }
+
+    /**
+     * @param service one of postgres, kafka, connect, clickhouse
+     * @return Docker's operations on that server's container, the target of a fault (claim B5)
+     */
+    public ContainerControl control(String service) {
+        GenericContainer<?> c = switch (service) {
+            case "postgres" -> postgres;
+            case "kafka" -> kafka;
+            case "connect" -> connect;
+            case "clickhouse" -> clickhouse;
+            default -> throw new IllegalArgumentException("no server " + service + " on the stand");
+        };
+        return new ContainerControl(c.getContainerId());
     }
 
     /** @return the Kafka Connect container */

@@ -1,0 +1,93 @@
+package dev.seams.faults;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.seams.sink.SinkCrash;
+import dev.seams.sink.SinkOptions;
+import dev.seams.stand.ClickHouse;
+import dev.seams.stand.Faults;
+import dev.seams.stand.SinkContainer;
+import dev.seams.stand.Stand;
+import dev.seams.stand.Topics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * kill -9 of the sink process at a point of a batch (claim B5, issue 12 fault 1): the test arms the
+ * sink's test-only crash point ({@link SinkCrash}) by creating its trigger file, waits for the crash
+ * line ({@code sink: crash at after-insert: batch …}), and SIGKILLs the container there. Proof: exit
+ * code 137, the crash line, and — after the insert — raw rows beyond the group's committed offsets
+ * (written, not committed: they will be redelivered). Heal: a new sink process, same static
+ * membership, which takes the partitions back at once.
+ */
+public final class SinkKill implements Fault {
+
+    private static final Duration CRASH_WAIT = Duration.ofMinutes(1);
+
+    private final String name;
+    private final SinkContainer sink;
+    private final SinkCrash.Point point;
+    private final Topics topics;
+    private final ClickHouse ch;
+
+    /**
+     * @param sink  a sink container started with {@code --crash-at point}
+     * @param point where it stops
+     */
+    public SinkKill(String name, SinkContainer sink, SinkCrash.Point point, Topics topics, ClickHouse ch) {
+        this.name = name;
+        this.sink = sink;
+        this.point = point;
+        this.topics = topics;
+        this.ch = ch;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Proof inject() {
+        int mark = sink.output().length();
+        try {
+            Files.createFile(sink.crashTrigger());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        String prefix = SinkCrash.LINE_PREFIX + point.cliName();
+        await("the sink reaches " + point.cliName()).atMost(CRASH_WAIT).pollInterval(Duration.ofMillis(50))
+                .until(() -> sink.output().indexOf(prefix, mark) >= 0);
+        String out = sink.output();
+        int at = out.indexOf(prefix, mark);
+        String line = out.substring(at, out.indexOf('\n', at) < 0 ? out.length() : out.indexOf('\n', at));
+        int exit = sink.container().kill();
+        long beyond = rawRowsBeyondCommitted();
+        String evidence = "exit code " + exit + "; " + beyond + " raw_totals rows beyond the committed offsets; '" + line + "'";
+        boolean took = exit == Faults.SIGKILL_EXIT && (point != SinkCrash.Point.AFTER_INSERT || beyond > 0);
+        return took ? Proof.of(evidence) : Proof.missing(evidence);
+    }
+
+    /** @return rows of raw_totals at or beyond ds-sink's committed offset of their partition */
+    private long rawRowsBeyondCommitted() {
+        Map<TopicPartition, Long> committed = topics.committed(SinkOptions.DEFAULT_GROUP, Stand.CUSTOMER_TOTALS);
+        String where = committed.entrySet().stream().map(en -> "(kafka_partition = " + en.getKey().partition()
+                + " AND kafka_offset >= " + en.getValue() + ")").collect(Collectors.joining(" OR "));
+        return ch.scalar("SELECT count() FROM raw_totals WHERE " + (where.isEmpty() ? "1" : where));
+    }
+
+    @Override
+    public Duration hold() {
+        return Duration.ZERO;
+    }
+
+    @Override
+    public void heal() {
+        sink.start();
+    }
+}

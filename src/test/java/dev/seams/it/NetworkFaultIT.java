@@ -1,0 +1,66 @@
+package dev.seams.it;
+
+import dev.seams.faults.ContainerFaults;
+import dev.seams.faults.FaultMatrix;
+import dev.seams.report.Claim;
+import dev.seams.report.ClaimEvidence;
+import dev.seams.sink.SinkOptions;
+import dev.seams.stand.JvmContainer;
+import dev.seams.stand.Pipeline;
+import dev.seams.stand.SinkContainer;
+import dev.seams.stand.Stand;
+import dev.seams.stand.StandContext;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Claim B5, network cuts (issue 12, fault 4; tier {@code faults}): at 10/50/90 % of a 20,000-change
+ * load, the sink's and, separately, ds-streams' container is disconnected from the stand's network
+ * for 30 s ({@code docker network disconnect}: its connections hang, nothing reaches either end) and
+ * connected again under its alias. Both processes run in containers whose only route to the broker
+ * is that network, so the cut is a cut from the broker (the sink also loses ClickHouse, which is on
+ * the same network). Proof: Docker lists no address of the container on the network, and the
+ * group's lag grew while it was cut. Nothing is restarted by the test: the processes reconnect by
+ * themselves; FINAL = PG per customer and per order.
+ */
+@ExtendWith(StandContext.Resolver.class)
+class NetworkFaultIT {
+
+    private static final Duration HOLD = Duration.ofSeconds(30);
+
+    private SinkContainer sink;
+
+    @AfterEach
+    void stopSink() {
+        if (sink != null) {
+            sink.close();
+        }
+    }
+
+    @Test
+    @Claim(id = "B5", variant = "sink-network-cut", title = "Faults lose nothing: the sink cut off the broker for 30 s",
+            exercises = {"sink/Sink", "sink/PollSession", "sink/OffsetCommitter", "sink/KafkaErrors"})
+    void sinkNetworkCut(ClaimEvidence e, StandContext s) {
+        sink = new SinkContainer(s.stand(), null);
+        sink.start();
+        JvmContainer target = sink.container();
+        FaultMatrix.run(e, s, FaultMatrix.Plan.of("sink-network-cut", ContainerFaults.networkCut("sink-network-cut",
+                        target.control(), s.stand().network(), "sink", HOLD, target::isConnected), 5401, sink::output)
+                .stalling(SinkOptions.DEFAULT_GROUP, Stand.CUSTOMER_TOTALS).paced(FaultMatrix.HELD_CHANGES_PER_SECOND));
+    }
+
+    @Test
+    @Claim(id = "B5", variant = "streams-network-cut", title = "Faults lose nothing: ds-streams cut off the broker for 30 s",
+            exercises = {"streams/StreamsApp", "streams/StreamsSettings", "streams/ThreadReplacements"})
+    void streamsNetworkCut(ClaimEvidence e, StandContext s) {
+        sink = new SinkContainer(s.stand(), null);
+        sink.start();
+        JvmContainer target = s.stand().streams().container();
+        FaultMatrix.run(e, s, FaultMatrix.Plan.of("streams-network-cut", ContainerFaults.networkCut("streams-network-cut",
+                        target.control(), s.stand().network(), "streams", HOLD, target::isConnected), 5402, sink::output)
+                .stalling(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS).paced(FaultMatrix.HELD_CHANGES_PER_SECOND));
+        e.figure("streams_alive_after", s.stand().streams().isAlive());
+    }
+}

@@ -1,0 +1,67 @@
+package dev.seams.it;
+
+import dev.seams.faults.ContainerFaults;
+import dev.seams.faults.FaultMatrix;
+import dev.seams.report.Claim;
+import dev.seams.report.ClaimEvidence;
+import dev.seams.stand.ConnectWorker;
+import dev.seams.stand.Pg;
+import dev.seams.stand.SinkContainer;
+import dev.seams.stand.Stand;
+import dev.seams.stand.StandContext;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Claim B5, the source side (issue 12, faults 5 and 6; tier {@code faults}), at 10/50/90 % of a
+ * 20,000-change load: PostgreSQL restarted (SIGINT, its fast shutdown, then started again: the load's
+ * open transaction is rolled back and applied again, Debezium reconnects and resumes from its slot),
+ * and the Kafka Connect worker restarted gracefully ({@code docker stop}, SIGTERM: the worker commits
+ * its source offsets and stops its task; then started again). The kill -9 of the worker is B3's
+ * ({@code it/ConnectIT}). Proof: the container stopped (exit code 0 for PostgreSQL) and came back.
+ * The changes Debezium re-sent are counted; FINAL = PG per customer and per order.
+ */
+@ExtendWith(StandContext.Resolver.class)
+@Disabled("written and compiled, not yet run against the stand (issue 12): enable after a green partial run "
+        + "(-Pfaults -Dit.test=SourceFaultIT); until then B5 has no postgres-restart or connect-restart entry")
+class SourceFaultIT {
+
+    private SinkContainer sink;
+
+    @AfterEach
+    void stopSink() {
+        if (sink != null) {
+            sink.close();
+        }
+    }
+
+    @Test
+    @Claim(id = "B5", variant = "postgres-restart", title = "Faults lose nothing: PostgreSQL restarted",
+            exercises = {"containers/debezium/orders-connector.json", "streams/TotalsTopology"})
+    void postgresRestart(ClaimEvidence e, StandContext s) {
+        sink = new SinkContainer(s.stand(), null);
+        sink.start();
+        Pg pg = s.pg();
+        ConnectWorker connect = new ConnectWorker(s.stand().connect());
+        FaultMatrix.run(e, s, FaultMatrix.Plan.of("postgres-restart", ContainerFaults.restart("postgres-restart",
+                s.stand().control("postgres"), "INT", () -> pg.truth() != null && taskRunning(connect)), 5501, sink::output));
+    }
+
+    @Test
+    @Claim(id = "B5", variant = "connect-restart", title = "Faults lose nothing: Kafka Connect restarted gracefully",
+            exercises = {"containers/debezium/orders-connector.json", "streams/TotalsTopology"})
+    void connectRestart(ClaimEvidence e, StandContext s) {
+        sink = new SinkContainer(s.stand(), null);
+        sink.start();
+        ConnectWorker connect = new ConnectWorker(s.stand().connect());
+        FaultMatrix.run(e, s, FaultMatrix.Plan.of("connect-restart", ContainerFaults.stop("connect-restart",
+                s.stand().control("connect"), Duration.ZERO, () -> taskRunning(connect)), 5601, sink::output));
+    }
+
+    private static boolean taskRunning(ConnectWorker connect) {
+        return "RUNNING".equals(connect.get("/connectors/" + Stand.CONNECTOR + "/status").path("tasks").path(0).path("state").asText());
+    }
+}

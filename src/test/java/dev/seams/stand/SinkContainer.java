@@ -1,0 +1,100 @@
+package dev.seams.stand;
+
+import dev.seams.cli.Secrets;
+import dev.seams.report.Project;
+import dev.seams.sink.SinkCrash;
+import dev.seams.sink.SinkOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The sink CLI ({@code seams sink --mode totals}) as its own JVM in a JRE container on the stand's
+ * network ({@link JvmContainer}), a fault target of claim B5: it reaches the broker at
+ * {@value Stand#KAFKA_ON_NETWORK} and ClickHouse at {@code clickhouse:8123} by their aliases (so a
+ * ClickHouse or broker restart changes nothing it uses), can be SIGKILLed at a point of a batch
+ * ({@link SinkCrash}: {@code --crash-at}, armed by creating {@link #crashTrigger()}), frozen, or cut
+ * off the network. It runs with static membership ({@value #INSTANCE_ID}), so a restart after a kill
+ * takes the partitions back at once, and a ClickHouse request timeout of {@link #CLICKHOUSE_TIMEOUT}.
+ * Output: {@code target/stand-logs/sink-N.log}.
+ */
+public final class SinkContainer implements AutoCloseable {
+
+    /** The sink's static membership id. */
+    public static final String INSTANCE_ID = "ds-sink-b5";
+    /** {@code --clickhouse-timeout}: a frozen ClickHouse is detected after this and the batch retried. */
+    public static final Duration CLICKHOUSE_TIMEOUT = Duration.ofSeconds(5);
+
+    private final JvmContainer process;
+    private final Path crashTrigger;
+    private final Stand stand;
+
+    /**
+     * @param stand the running stand
+     * @param crash where the sink stops once {@link #crashTrigger()} exists, or null for none
+     */
+    public SinkContainer(Stand stand, SinkCrash.Point crash) {
+        this.stand = stand;
+        Path stateDir = Project.root().resolve("target/sink-b5");
+        this.crashTrigger = stateDir.resolve("crash-trigger");
+        this.process = new JvmContainer("sink", Images.fromSystemProperties().image("jre"), stand.network(),
+                Project.root().resolve("target/stand-logs")).withStateDir(stateDir)
+                .withEnv(Secrets.CLICKHOUSE_ENV, stand.clickhouseTarget().password());
+        try {
+            Files.deleteIfExists(crashTrigger);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> args = new ArrayList<>(List.of("sink", "--bootstrap-servers", Stand.KAFKA_ON_NETWORK,
+                "--clickhouse", "http://clickhouse:8123", "--clickhouse-user", stand.clickhouseTarget().user(),
+                "--clickhouse-database", stand.clickhouseTarget().database(),
+                "--clickhouse-timeout", CLICKHOUSE_TIMEOUT.toSeconds() + "s", "--mode", "totals",
+                "--group", SinkOptions.DEFAULT_GROUP, "--instance-id", INSTANCE_ID, "--for", "60m"));
+        if (crash != null) {
+            args.addAll(List.of("--crash-at", crash.cliName(), "--crash-trigger", crashTrigger.toString()));
+        }
+        process.running("dev.seams.cli.SeamsCli", args);
+    }
+
+    /** Starts a new process and waits (up to 2 min) until the group has assigned it its partitions. */
+    public void start() {
+        Groups groups = Groups.of(stand);
+        List<String> old;
+        try {
+            old = groups.look(SinkOptions.DEFAULT_GROUP).memberIds();
+        } catch (RuntimeException e) {   // the group does not exist yet
+            old = List.of();
+        }
+        List<String> gone = old;
+        process.start();
+        org.awaitility.Awaitility.await("the sink process holds its partitions").atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> groups.look(SinkOptions.DEFAULT_GROUP).heldByNewMember(gone));
+    }
+
+    /** @return the current (or last) start's output so far */
+    public String output() {
+        return process.output();
+    }
+
+    /** @return the file whose appearance arms the crash point; deleted by the sink when it fires */
+    public Path crashTrigger() {
+        return crashTrigger;
+    }
+
+    /** @return the process, for kill, pause and network cut */
+    public JvmContainer container() {
+        return process;
+    }
+
+    /** Stops the process gracefully and removes its member from the group. */
+    @Override
+    public void close() {
+        process.stop();
+        Groups.of(stand).removeAllMembers(SinkOptions.DEFAULT_GROUP);
+    }
+}
