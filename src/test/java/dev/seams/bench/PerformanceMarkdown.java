@@ -1,5 +1,6 @@
 package dev.seams.bench;
 
+import dev.seams.report.ProvenanceMarkdown;
 import java.util.List;
 import java.util.Map;
 
@@ -22,13 +23,7 @@ final class PerformanceMarkdown {
                 .append(json.get("repetitions")).append(" repetitions per figure. Every figure is a ratio of two contenders ")
                 .append("measured side by side in the same run, alternating which goes first; the machine is shared and noisy, ")
                 .append("so the ratios count, not the absolute rates. Machine-readable twin: `performance.json`.\n\n");
-        Map<String, Object> source = (Map<String, Object>) json.getOrDefault("source", Map.of());
-        md.append("Source: commit `").append(source.get("commit")).append("`")
-                .append(Boolean.TRUE.equals(source.get("dirty")) ? " with uncommitted changes" : "")
-                .append(", content hash of src/, containers/, pom.xml `").append(source.get("content_hash")).append("`.\n\n");
-        md.append("| component | live version |\n|---|---|\n");
-        ((Map<String, Object>) json.getOrDefault("versions", Map.of()))
-                .forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
+        ProvenanceMarkdown.append(md, json);
         List<Map<String, Object>> benchmarks = (List<Map<String, Object>>) json.getOrDefault("benchmarks", List.of());
         md.append("\n## Summary\n\n| id | benchmark | goal | ratio: median (min–max) | goal met |\n|---|---|---|---|---|\n");
         for (Map<String, Object> b : benchmarks) {

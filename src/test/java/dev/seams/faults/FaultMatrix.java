@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 import dev.seams.lag.LagProbe;
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimEvidence;
+import dev.seams.report.LagChart;
+import dev.seams.report.Project;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
@@ -12,6 +14,7 @@ import dev.seams.stand.ClickHouse;
 import dev.seams.stand.FaultSchedule;
 import dev.seams.stand.FaultSchedule.Shot;
 import dev.seams.stand.KeyCounts;
+import dev.seams.stand.LagSampler;
 import dev.seams.stand.OrderLoad;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Pipeline;
@@ -66,6 +69,9 @@ public final class FaultMatrix {
     public static final String ORDERS_GROUP = "ds-sink-orders";
 
     private static final Duration RECOVERY_WAIT = Duration.ofMinutes(4);
+    /** How often the chart's lags and the rows in raw_totals are sampled, milliseconds. */
+    private static final long LAG_PERIOD_MS = 1000;
+    private static final String ROWS_SERIES = "rows in raw_totals";
 
     /**
      * What one injection did.
@@ -147,6 +153,7 @@ public final class FaultMatrix {
             t.start();
         });
         OffsetSampler sampler = new OffsetSampler(topics, ch, dev.seams.sink.SinkOptions.DEFAULT_GROUP);
+        LagSampler lags = new LagSampler(stand, LAG_PERIOD_MS, Map.of(ROWS_SERIES, () -> ch.scalar("SELECT count() FROM raw_totals")));
         OrderLoad load = OrderLoad.plan(LOAD_CHANGES, CUSTOMERS, plan.seed(), OrderLoad.Mix.REAL);
         long t0 = System.nanoTime();
         List<Shot<Injected>> shots;
@@ -158,7 +165,7 @@ public final class FaultMatrix {
         try {
             try (LoadDriver driver = LoadDriver.start(stand, load, BATCH, plan.changesPerSecond())) {
                 shots = FaultSchedule.atProgress(driver::progress, POINTS).within(Duration.ofMinutes(5))
-                        .pollEvery(Duration.ofMillis(100)).run(target -> inject(plan, topics));
+                        .pollEvery(Duration.ofMillis(100)).run(target -> inject(plan, topics, lags, target));
                 applied = driver.await(Duration.ofMinutes(10));
             }
             loadSeconds = seconds(t0);
@@ -171,8 +178,13 @@ public final class FaultMatrix {
             offsets = sampler.result();
         } finally {
             sampler.close();
+            lags.close();
             orders.stop();
         }
+        String chart = "b5-" + plan.name() + "-lag.svg";
+        LagChart.write(Project.root().resolve("reports").resolve(chart), "B5 " + plan.name() + ": lag and rows in raw_totals, "
+                + "the fault injected and healed at 10/50/90 % of the load", lags.samples(), lags.marks());
+        e.chart(chart, "Lag over time and rows stored in raw_totals, " + plan.name() + " (red: injected, green: healed)");
         ordersSummary = ordersRun.join();
 
         e.figure("load", applied.changes() + " changes (" + applied.inserted() + " inserts, " + applied.updatedAmount()
@@ -199,11 +211,13 @@ public final class FaultMatrix {
                 .record(e, "PostgreSQL orders vs order_dedup FINAL");
     }
 
-    private static Injected inject(Plan plan, Topics topics) {
+    private static Injected inject(Plan plan, Topics topics, LagSampler lags, double target) {
         Fault fault = plan.fault();
+        String point = FaultSchedule.percent(target);
         int mark = plan.sinkOutput().get().length();
         long t0 = System.nanoTime();
         LongSupplier lag = () -> plan.stalledGroup() == null ? -1 : topics.lag(plan.stalledGroup(), plan.stalledTopic());
+        lags.mark(fault.name() + " injected @" + point);
         Fault.Proof proof = fault.inject();
         long lagAtInjection = lag.getAsLong();
         if (!fault.hold().isZero()) {   // held from the moment it took effect (a stop may take seconds)
@@ -212,6 +226,7 @@ public final class FaultMatrix {
         long retries = count(plan.sinkOutput().get(), mark, "nothing committed");
         long lagBeforeHeal = lag.getAsLong();
         fault.heal();
+        lags.mark("healed @" + point);
         double held = seconds(t0);
         long healed = System.nanoTime();
         Map<TopicPartition, Long> totalsEnd = topics.endOffsets(Stand.CUSTOMER_TOTALS);

@@ -2,6 +2,7 @@ package dev.seams.it;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.faults.LoadDriver;
 import dev.seams.lag.LagProbe;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -47,10 +48,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class RecoveryIT {
 
     /**
-     * Changes of the load (OrderLoad.Mix.REAL), applied to PG in one transaction before the kill: Debezium
-     * delivers them in a burst, ds-streams works through the backlog when the kill lands.
+     * Changes of the load (OrderLoad.Mix.REAL), applied to PG in transactions of {@link #LOAD_BATCH} at
+     * {@link #LOAD_RATE} changes/s (about 2 s): ds-streams' committed progress grows batch by batch, so the
+     * kill lands in the middle of its work. Applied as one transaction, Debezium delivered the load as one
+     * burst, ds-streams' committed progress jumped from 0 to 100 %, and a kill "at 50 %" could land after it.
      */
     private static final int LOAD = 600;
+    private static final int LOAD_BATCH = 20;
+    private static final double LOAD_RATE = 300;
     private static final int CUSTOMERS = 5;
     private static final long LOAD_SEED = 909;
     /** Where in ds-streams' progress through the load the kill lands. */
@@ -157,13 +162,14 @@ class RecoveryIT {
 
         long eventsBefore = topics.totalEndOffset(Stand.ORDERS_EVENTS);
         long committedBefore = sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS));
-        OrderLoad.Applied applied = OrderLoad.plan(LOAD, CUSTOMERS, LOAD_SEED, OrderLoad.Mix.REAL).apply(stand, LOAD, done -> { });
+        OrderLoad load = OrderLoad.plan(LOAD, CUSTOMERS, LOAD_SEED, OrderLoad.Mix.REAL);
+        LoadDriver driver = LoadDriver.start(stand, load, LOAD_BATCH, LOAD_RATE);
         List<String> streamsMembers = groups.look(Pipeline.STREAMS_GROUP).memberIds();
         List<String> sinkMembers = groups.look(SINK_GROUP).memberIds();
         int brokerLogMark = stand.kafka().getLogs().length();
         long[] restartNanos = new long[1];
         DoubleSupplier progress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)) - committedBefore)
-                / (double) applied.changes();
+                / (double) load.size();
         Shot<Kill> shot = FaultSchedule.atProgress(progress, KILL_AT).within(Duration.ofMinutes(2)).run(target -> {
                     double at = progress.getAsDouble();
                     long inputLag = probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS);
@@ -176,6 +182,8 @@ class RecoveryIT {
                     return new Kill(at, inputLag, sinkLag, streamsExit, sinkExit);
                 }).get(0);
         Kill kill = shot.result();
+        OrderLoad.Applied applied = driver.await(Duration.ofMinutes(2));
+        driver.close();
 
         double[] t = {Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN};
         await("ds-streams and the sink recovered, FINAL = PG").atMost(Duration.ofMinutes(3))

@@ -11,7 +11,6 @@ import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -25,8 +24,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The changes Debezium re-sent are counted; FINAL = PG per customer and per order.
  */
 @ExtendWith(StandContext.Resolver.class)
-@Disabled("written and compiled, not yet run against the stand (issue 12): enable after a green partial run "
-        + "(-Pfaults -Dit.test=SourceFaultIT); until then B5 has no postgres-restart or connect-restart entry")
 class SourceFaultIT {
 
     private SinkContainer sink;

@@ -12,8 +12,10 @@ import java.nio.file.Path;
 import java.util.List;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
+import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
+import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
 import org.jfree.chart.ui.RectangleAnchor;
 import org.jfree.chart.ui.TextAnchor;
 import org.jfree.data.xy.XYSeries;
@@ -22,7 +24,9 @@ import org.jfree.svg.SVGGraphics2D;
 
 /**
  * Lag over time as an SVG chart (JFreeChart drawn on JFreeSVG): time in seconds on x, lag in
- * offsets per consumer group and topic on y, each mark (kill -9, restart) as a labelled vertical line.
+ * offsets per consumer group and topic on the left y axis, the sampler's counters (e.g. rows stored
+ * in ClickHouse), if any, on a right y axis, each mark (kill -9, restart, a fault injected or healed)
+ * as a labelled vertical line: red for a kill or an injection, green otherwise.
  */
 public final class LagChart {
 
@@ -52,7 +56,25 @@ public final class LagChart {
             }
             data.addSeries(series);
         }
+        XYSeriesCollection counts = new XYSeriesCollection();
+        samples.stream().flatMap(s -> s.counts().keySet().stream()).distinct().forEach(name -> {
+            XYSeries series = new XYSeries(name);
+            samples.stream().filter(s -> s.counts().containsKey(name)).forEach(s -> series.add(s.seconds(), s.counts().get(name)));
+            counts.addSeries(series);
+        });
         JFreeChart chart = ChartFactory.createXYLineChart(title, "seconds", "lag (offsets)", data);
+        if (counts.getSeriesCount() > 0) {
+            XYPlot p = chart.getXYPlot();
+            p.setDataset(1, counts);
+            p.setRangeAxis(1, new NumberAxis("rows"));
+            p.mapDatasetToRangeAxis(1, 1);
+            XYLineAndShapeRenderer renderer = new XYLineAndShapeRenderer(true, false);
+            for (int i = 0; i < counts.getSeriesCount(); i++) {
+                renderer.setSeriesStroke(i, new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {2f, 3f}, 0f));
+                renderer.setSeriesPaint(i, Color.DARK_GRAY);
+            }
+            p.setRenderer(1, renderer);
+        }
         chart.setBackgroundPaint(Color.WHITE);
         XYPlot plot = chart.getXYPlot();
         plot.setBackgroundPaint(Color.WHITE);
@@ -65,7 +87,7 @@ public final class LagChart {
         int index = 0;
         for (LagSampler.Mark mark : marks) {
             ValueMarker marker = new ValueMarker(mark.seconds());
-            marker.setPaint(mark.label().startsWith("kill") ? Color.RED : new Color(0, 128, 0));
+            marker.setPaint(mark.label().startsWith("kill") || mark.label().contains("injected") ? Color.RED : new Color(0, 128, 0));
             marker.setStroke(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
             marker.setLabel(mark.label());
             marker.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));

@@ -22,13 +22,10 @@ final class Markdown {
         md.append("Generated ").append(json.get("generated_at")).append(" by `mvn verify` (profile `")
                 .append(json.get("profile")).append("`). Every figure below was measured on the real servers of this run; ")
                 .append("claim ids are those of CLAIMS.md. Machine-readable twin: `guarantees.json`.\n\n");
-        Map<String, Object> source = (Map<String, Object>) json.getOrDefault("source", Map.of());
-        md.append("Source: commit `").append(source.get("commit")).append("`").append(Boolean.TRUE.equals(source.get("dirty")) ? " with uncommitted changes" : "")
-                .append(", content hash of src/, containers/, pom.xml `").append(source.get("content_hash")).append("`.\n\n");
-        md.append("| component | live version |\n|---|---|\n");
-        ((Map<String, Object>) json.getOrDefault("versions", Map.of())).forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));
-        md.append("\nStand start: ").append(json.get("stand_start_seconds")).append(" s; suite (default tier): ")
-                .append(json.get("suite_seconds")).append(" s; verdicts: ").append(json.get("verdicts")).append(".\n");
+        ProvenanceMarkdown.append(md, json);
+        md.append(json.get("suite_seconds") == null ? "\nThe default tier did not run on this source"
+                        : "\nStand start: " + json.get("stand_start_seconds") + " s; suite (default tier): " + json.get("suite_seconds") + " s")
+                .append("; verdicts: ").append(json.get("verdicts")).append(".\n");
         for (Map<String, Object> run : (List<Map<String, Object>>) json.getOrDefault("runs", List.of())) {
             md.append("Run of tier `").append(run.get("tier")).append("`: ").append(run.get("suite_seconds"))
                     .append(" s, ended ").append(run.get("generated_at")).append(".\n");

@@ -141,7 +141,7 @@ public final class ReportWriter implements LauncherSessionListener {
         json.put("profile", profile);
         json.put("versions", suite.getOrDefault("versions", Map.of()));
         Map<String, Object> defaultRun = runs.stream().filter(r -> ClaimCatalog.DEFAULT_TIER.equals(r.get("tier")))
-                .findFirst().orElse(runs.get(0));
+                .findFirst().orElse(Map.of());   // a tier run alone has no default-tier time: null, not its own
         json.put("suite_seconds", defaultRun.get("suite_seconds"));
         json.put("stand_start_seconds", defaultRun.get("stand_start_seconds"));
         json.put("source", run.source().toJson());

@@ -67,7 +67,10 @@ class ReportWriterTest {
         fault.finish(Verdicts.decide(fault, null));
         ReportWriter.write(dir, SUITE, List.of(fault, passed("B5[clickhouse-stop@50%]")), run("faults", SOURCE), ClaimCatalog.load(), false);
         assertThat(Files.readString(dir.resolve("guarantees.md"))).contains("## B5 fault matrix",
-                "| clickhouse-stop | **PASS** | none | raw_duplicate_rows = 12 | 50% PASS |");
+                "| clickhouse-stop | **PASS** | none | raw_duplicate_rows = 12 | 50% PASS |",
+                "The default tier did not run on this source");
+        assertThat(ReportWriter.read(dir.resolve("guarantees.json")).get("suite_seconds"))
+                .as("a faults run alone is not the default tier's time").isNull();
     }
 
     @Test

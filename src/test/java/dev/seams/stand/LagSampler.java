@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * Samples the lag of every boundary of the pipeline on a fixed period while a fault test runs
@@ -16,8 +17,17 @@ import java.util.concurrent.TimeUnit;
  */
 public final class LagSampler implements AutoCloseable {
 
-    /** One sample: seconds since the sampler started and the lag per series. */
-    public record Sample(double seconds, Map<String, Long> lags) {
+    /**
+     * One sample: seconds since the sampler started, the lag per series (offsets) and the value of
+     * each counter (e.g. rows stored in ClickHouse); a series or counter that could not be read at
+     * that moment is absent.
+     */
+    public record Sample(double seconds, Map<String, Long> lags, Map<String, Long> counts) {
+
+        /** A sample of lags only. */
+        public Sample(double seconds, Map<String, Long> lags) {
+            this(seconds, lags, Map.of());
+        }
     }
 
     /** An event on the time axis (e.g. "kill -9", "restart"). */
@@ -34,6 +44,7 @@ public final class LagSampler implements AutoCloseable {
     }
 
     private final LagProbe probe;
+    private final Map<String, LongSupplier> counters;
     private final long startNanos = System.nanoTime();
     private final List<Sample> samples = new ArrayList<>();
     private final List<Mark> marks = new ArrayList<>();
@@ -50,19 +61,43 @@ public final class LagSampler implements AutoCloseable {
      * @param periodMs sampling period in milliseconds
      */
     public LagSampler(Stand stand, long periodMs) {
+        this(stand, periodMs, Map.of());
+    }
+
+    /**
+     * Starts sampling the lags and, on the same clock, the given counters.
+     *
+     * @param stand    the stand
+     * @param periodMs sampling period in milliseconds
+     * @param counters counter name → how to read it (e.g. {@code count()} of a ClickHouse table); a
+     *                 counter that throws (its server down under a fault) is left out of that sample
+     */
+    public LagSampler(Stand stand, long periodMs, Map<String, LongSupplier> counters) {
         this.probe = Topics.of(stand).lagProbe();
+        this.counters = new LinkedHashMap<>(counters);
         timer.scheduleWithFixedDelay(this::sample, 0, periodMs, TimeUnit.MILLISECONDS);
     }
 
     private void sample() {
+        double at = now();
         Map<String, Long> lags = new LinkedHashMap<>();
-        try {
-            SERIES.forEach((name, gt) -> lags.put(name, probe.totalLag(gt[0], gt[1])));
-        } catch (RuntimeException e) {
-            return; // a missed sample (broker busy) is a gap in the chart, not a failure
-        }
+        SERIES.forEach((name, gt) -> {
+            try {
+                lags.put(name, probe.totalLag(gt[0], gt[1]));
+            } catch (RuntimeException e) {
+                // a missed reading (broker busy or down) is a gap in the chart, not a failure
+            }
+        });
+        Map<String, Long> counts = new LinkedHashMap<>();
+        counters.forEach((name, counter) -> {
+            try {
+                counts.put(name, counter.getAsLong());
+            } catch (RuntimeException e) {
+                // the same
+            }
+        });
         synchronized (this) {
-            samples.add(new Sample(now(), lags));
+            samples.add(new Sample(at, lags, counts));
         }
     }
 

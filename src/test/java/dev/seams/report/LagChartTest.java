@@ -1,0 +1,32 @@
+package dev.seams.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seams.stand.LagSampler;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LagChartTest {
+
+    @Test
+    void countersGetTheirOwnAxisBesideTheLags(@TempDir Path dir) throws Exception {
+        Path svg = dir.resolve("b5-x-lag.svg");
+        LagChart.write(svg, "B5 x", List.of(
+                new LagSampler.Sample(0.0, Map.of("ds-sink on customer.totals", 0L), Map.of("rows in raw_totals", 10L)),
+                new LagSampler.Sample(1.0, Map.of("ds-sink on customer.totals", 40L), Map.of()),   // ClickHouse down: no count
+                new LagSampler.Sample(2.0, Map.of(), Map.of("rows in raw_totals", 90L))),          // broker down: no lag
+                List.of(new LagSampler.Mark(0.5, "x injected @10%"), new LagSampler.Mark(1.5, "healed @10%")));
+        assertThat(Files.readString(svg)).contains("ds-sink on customer.totals", "rows in raw_totals", "x injected @10%", "healed @10%");
+    }
+
+    @Test
+    void lagsAloneDrawNoCounter(@TempDir Path dir) throws Exception {
+        Path svg = dir.resolve("g.svg");
+        LagChart.write(svg, "G", List.of(new LagSampler.Sample(0.0, Map.of("ds-sink on customer.totals", 3L))), List.of());
+        assertThat(Files.readString(svg)).contains("ds-sink on customer.totals").doesNotContain("rows in raw_totals");
+    }
+}
