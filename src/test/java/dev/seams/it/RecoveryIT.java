@@ -83,7 +83,8 @@ class RecoveryIT {
      * @param finalEqualsPg customer_totals FINAL equals PG per customer
      */
     private record Recovery(Kill kill, double streamsBack, double sinkBack, double streamsLag0, double sinkLag0,
-                            double finalEqualsPg, long streamsRebalances, long sinkRebalances, long sessionsExpired) {
+                            double finalEqualsPg, long streamsRebalances, long sinkRebalances, long sessionsExpired,
+                            List<String> streamsRebalanceReasons, List<String> sinkRebalanceReasons) {
     }
 
     @AfterEach
@@ -204,7 +205,8 @@ class RecoveryIT {
 
         Recovery r = new Recovery(kill, round(t[0]), round(t[1]), round(t[2]), round(t[3]), round(t[4]),
                 Groups.rebalances(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalances(brokerLog, SINK_GROUP),
-                count(brokerLog, "has failed, removing it from the group"));
+                count(brokerLog, "has failed, removing it from the group"),
+                Groups.rebalanceReasons(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalanceReasons(brokerLog, SINK_GROUP));
         record(e, r, streamsId, sinkId, applied);
         return r;
     }
@@ -228,6 +230,8 @@ class RecoveryIT {
         e.figure("rebalances_ds_streams", r.streamsRebalances());
         e.figure("rebalances_ds_sink", r.sinkRebalances());
         e.figure("sessions_expired", r.sessionsExpired());
+        e.figure("rebalance_reasons_ds_streams", r.streamsRebalanceReasons().isEmpty() ? "none" : String.join(" | ", r.streamsRebalanceReasons()));
+        e.figure("rebalance_reasons_ds_sink", r.sinkRebalanceReasons().isEmpty() ? "none" : String.join(" | ", r.sinkRebalanceReasons()));
         if (r.kill().streamsExit() != Faults.SIGKILL_EXIT || r.kill().sinkExit() != Faults.SIGKILL_EXIT) {
             e.unverified("a process was not killed by SIGKILL: ds-streams exited " + r.kill().streamsExit() + ", the sink "
                     + r.kill().sinkExit());
@@ -236,7 +240,8 @@ class RecoveryIT {
             e.unverified("the kill landed after ds-streams had committed the whole load: no recovery under load");
         }
         e.note("Rebalances are the group coordinator's 'Stabilized group <group> generation N' lines in the broker log "
-                + "between the restart and FINAL = PG; sessions expired are its 'has failed, removing it from the group' lines.");
+                + "between the kill and FINAL = PG; sessions expired are its 'has failed, removing it from the group' lines; "
+                + "the reasons are its 'Preparing to rebalance group <group> ... (reason: R)' lines over the same span.");
     }
 
     /** Sets {@code t[i]} to {@code now} the first time the condition holds. */

@@ -137,6 +137,27 @@ public final class Groups {
         return n;
     }
 
+    /**
+     * The reasons the group coordinator gave for each rebalance it started, read from the broker's
+     * log: its lines {@code Preparing to rebalance group <group> in state S with old generation N
+     * (reason: R).} (Kafka's classic-group coordinator, 4.x), in log order, as {@code "generation N: R"}.
+     * They explain a change of {@link #rebalances} across versions (claim B9, B7).
+     *
+     * @param brokerLog the broker's log text
+     * @param group     the consumer group
+     * @return one entry per rebalance started, empty if none (or if the log format changed)
+     */
+    public static List<String> rebalanceReasons(String brokerLog, String group) {
+        Matcher m = Pattern.compile("Preparing to rebalance group " + Pattern.quote(group)
+                + " in state \\w+ with old generation (\\d+) (?:\\([^)]*\\) )?\\(reason: ([^\\n]*?)\\)\\.?\\s*$", Pattern.MULTILINE)
+                .matcher(brokerLog);
+        List<String> reasons = new java.util.ArrayList<>();
+        while (m.find()) {
+            reasons.add("generation " + m.group(1) + ": " + m.group(2));
+        }
+        return reasons;
+    }
+
     private ConsumerGroupDescription describe(String group) {
         try {
             return stand.admin().describeConsumerGroups(List.of(group)).all().get(TIMEOUT_S, TimeUnit.SECONDS).get(group);
