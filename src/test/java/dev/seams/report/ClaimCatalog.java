@@ -37,10 +37,22 @@ public final class ClaimCatalog {
         }
     }
 
-    private final List<Entry> entries;
+    /**
+     * A report entry a claim owes beyond its id (e.g. one fault of B5's matrix), listed as
+     * {@link Verdict#NOT_RUN} with {@code reason} when a run covers the claim but not this entry.
+     *
+     * @param id     entry id, e.g. {@code B5[cluster-leader-kill]}
+     * @param reason why it is missing, e.g. "not built yet: …"
+     */
+    public record Required(String id, String reason) {
+    }
 
-    private ClaimCatalog(List<Entry> entries) {
+    private final List<Entry> entries;
+    private final List<Required> required;
+
+    private ClaimCatalog(List<Entry> entries, List<Required> required) {
         this.entries = List.copyOf(entries);
+        this.required = List.copyOf(required);
     }
 
     /**
@@ -48,23 +60,32 @@ public final class ClaimCatalog {
      * @throws UncheckedIOException if the resource is missing or unreadable
      */
     public static ClaimCatalog load() {
-        List<Entry> entries = new ArrayList<>();
-        try (InputStream in = ClaimCatalog.class.getResourceAsStream("claims.tsv")) {
+        return new ClaimCatalog(rows("claims.tsv").stream().map(c -> new Entry(c[0], c[1], c[2])).toList(),
+                rows("required-entries.tsv").stream().map(c -> new Required(c[0], c[1])).toList());
+    }
+
+    /** @return the tab-separated rows of a resource beside this class, without blank and # lines */
+    private static List<String[]> rows(String resource) {
+        List<String[]> rows = new ArrayList<>();
+        try (InputStream in = ClaimCatalog.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IOException("claims.tsv is not on the class path beside " + ClaimCatalog.class.getName());
+                throw new IOException(resource + " is not on the class path beside " + ClaimCatalog.class.getName());
             }
             BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
             for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                if (line.isBlank() || line.startsWith("#")) {
-                    continue;
+                if (!line.isBlank() && !line.startsWith("#")) {
+                    rows.add(line.split("\t"));
                 }
-                String[] cells = line.split("\t");
-                entries.add(new Entry(cells[0], cells[1], cells[2]));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new ClaimCatalog(entries);
+        return rows;
+    }
+
+    /** @return the entries claims owe beyond their ids ({@code required-entries.tsv}) */
+    public List<Required> required() {
+        return required;
     }
 
     /** @return every claim, in CLAIMS.md order */

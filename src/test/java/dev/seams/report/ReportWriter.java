@@ -134,6 +134,18 @@ public final class ReportWriter implements LauncherSessionListener {
                 entries.add(notRun);
             }
         }
+        Set<String> ids = entries.stream().map(c -> String.valueOf(c.get("id"))).collect(Collectors.toSet());
+        for (ClaimCatalog.Required r : catalog.required()) {
+            if (covered.contains(ClaimCatalog.claimId(r.id())) && !ids.contains(r.id())) {
+                Map<String, Object> missing = new LinkedHashMap<>();
+                missing.put("id", r.id());
+                missing.put("title", catalog.entries().stream().filter(c -> c.id().equals(ClaimCatalog.claimId(r.id())))
+                        .map(ClaimCatalog.Entry::title).findFirst().orElse(""));
+                missing.put("verdict", Verdict.NOT_RUN.name());
+                missing.put("reason", r.reason());
+                entries.add(missing);
+            }
+        }
         entries.sort((a, b) -> catalog.order().compare(String.valueOf(a.get("id")), String.valueOf(b.get("id"))));
 
         Map<String, Object> json = new LinkedHashMap<>();
