@@ -140,7 +140,8 @@ public final class Groups {
     /**
      * The reasons the group coordinator gave for each rebalance it started, read from the broker's
      * log: its lines {@code Preparing to rebalance group <group> in state S with old generation N
-     * (reason: R).} (Kafka's classic-group coordinator, 4.x), in log order, as {@code "generation N: R"}.
+     * (reason: R).} (Kafka's classic-group coordinator, 4.x; the logger name log4j appends in parentheses
+     * is not part of R), in log order, as {@code "generation N: R"}.
      * They explain a change of {@link #rebalances} across versions (claim B9, B7).
      *
      * @param brokerLog the broker's log text
@@ -149,7 +150,8 @@ public final class Groups {
      */
     public static List<String> rebalanceReasons(String brokerLog, String group) {
         Matcher m = Pattern.compile("Preparing to rebalance group " + Pattern.quote(group)
-                + " in state \\w+ with old generation (\\d+) (?:\\([^)]*\\) )?\\(reason: ([^\\n]*?)\\)\\.?\\s*$", Pattern.MULTILINE)
+                + " in state \\w+ with old generation (\\d+) (?:\\([^)]*\\) )?\\(reason: ([^\\n]*?)\\)\\.?(?: \\([\\w.$]+\\))?[ \\t]*$",
+                Pattern.MULTILINE)
                 .matcher(brokerLog);
         List<String> reasons = new java.util.ArrayList<>();
         while (m.find()) {

@@ -27,7 +27,7 @@ class GroupsTest {
     @Test
     void readsTheReasonOfEachRebalanceTheCoordinatorStarted() {
         String log = """
-                [2026-11-30 01:37:18,827] INFO [GroupCoordinator id=1 topic=__consumer_offsets partition=0] Preparing to rebalance group ds-streams in state PreparingRebalance with old generation 3 (reason: Adding new member ds-streams-1-abc with group instance id Optional[ds-streams-stand-1]; client reason: need to re-join with the given member-id: ds-streams-1-abc).
+                [2026-11-30 01:37:18,827] INFO [GroupCoordinator id=1 topic=__consumer_offsets partition=0] Preparing to rebalance group ds-streams in state PreparingRebalance with old generation 3 (reason: Adding new member ds-streams-1-abc with group instance id Optional[ds-streams-stand-1]; client reason: need to re-join with the given member-id: ds-streams-1-abc). (org.apache.kafka.coordinator.group.GroupMetadataManager)
                 [2026-11-30 01:37:19,001] INFO [GroupCoordinator id=1 topic=__consumer_offsets partition=0] Preparing to rebalance group ds-sink in state Stable with old generation 7 (reason: removing member x on heartbeat expiration).
                 [2026-11-30 01:37:20,001] INFO [GroupCoordinator id=1 topic=__consumer_offsets partition=0] Preparing to rebalance group ds-streams in state Stable with old generation 4 (__consumer_offsets-0) (reason: Updating metadata for static member ds-streams-stand-1 with instance id Optional[ds-streams-stand-1]).
                 """;
