@@ -84,7 +84,7 @@ class RecoveryIT {
      */
     private record Recovery(Kill kill, double streamsBack, double sinkBack, double streamsLag0, double sinkLag0,
                             double finalEqualsPg, long streamsRebalances, long sinkRebalances, long sessionsExpired,
-                            List<String> streamsRebalanceReasons, List<String> sinkRebalanceReasons) {
+                            List<String> streamsRebalanceReasons, List<String> sinkRebalanceReasons, boolean taskCorrupted) {
     }
 
     @AfterEach
@@ -206,7 +206,8 @@ class RecoveryIT {
         Recovery r = new Recovery(kill, round(t[0]), round(t[1]), round(t[2]), round(t[3]), round(t[4]),
                 Groups.rebalances(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalances(brokerLog, SINK_GROUP),
                 count(brokerLog, "has failed, removing it from the group"),
-                Groups.rebalanceReasons(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalanceReasons(brokerLog, SINK_GROUP));
+                Groups.rebalanceReasons(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalanceReasons(brokerLog, SINK_GROUP),
+                streams.logText().contains("TaskCorruptedException"));
         record(e, r, streamsId, sinkId, applied);
         return r;
     }
@@ -230,6 +231,7 @@ class RecoveryIT {
         e.figure("rebalances_ds_streams", r.streamsRebalances());
         e.figure("rebalances_ds_sink", r.sinkRebalances());
         e.figure("sessions_expired", r.sessionsExpired());
+        e.figure("streams_task_corrupted_on_restart", r.taskCorrupted());
         e.figure("rebalance_reasons_ds_streams", r.streamsRebalanceReasons().isEmpty() ? "none" : String.join(" | ", r.streamsRebalanceReasons()));
         e.figure("rebalance_reasons_ds_sink", r.sinkRebalanceReasons().isEmpty() ? "none" : String.join(" | ", r.sinkRebalanceReasons()));
         if (r.kill().streamsExit() != Faults.SIGKILL_EXIT || r.kill().sinkExit() != Faults.SIGKILL_EXIT) {
@@ -241,7 +243,10 @@ class RecoveryIT {
         }
         e.note("Rebalances are the group coordinator's 'Stabilized group <group> generation N' lines in the broker log "
                 + "between the kill and FINAL = PG; sessions expired are its 'has failed, removing it from the group' lines; "
-                + "the reasons are its 'Preparing to rebalance group <group> ... (reason: R)' lines over the same span.");
+                + "the reasons are its 'Preparing to rebalance group <group> ... (reason: R)' lines over the same span; "
+                + "streams_task_corrupted_on_restart: whether the restarted ds-streams logged TaskCorruptedException (its state "
+                + "after kill -9 under exactly-once is wiped and restored from the changelogs). Seen on this stand: Kafka Streams 4.1.1 "
+                + "then rejoins its group once more (reason 'Active tasks corrupted': one more rebalance), 4.3.1 does not (README, B9).");
     }
 
     /** Sets {@code t[i]} to {@code now} the first time the condition holds. */
