@@ -64,6 +64,10 @@ final class Markdown {
             String points = claims.stream().filter(c -> String.valueOf(c.get("id")).startsWith("B5[" + fault + "@"))
                     .map(c -> String.valueOf(c.get("id")).substring(("B5[" + fault + "@").length()).replace("]", "") + " " + c.get("verdict"))
                     .reduce((a, b) -> a + ", " + b).orElse("");
+            if ("NOT_RUN".equals(f.get("verdict"))) {
+                md.append("| ").append(fault).append(" | **NOT_RUN** | — | — | ").append(cell(String.valueOf(f.get("reason")))).append(" |\n");
+                continue;
+            }
             Map<String, Object> controls = (Map<String, Object>) f.getOrDefault("negative_controls", Map.of());
             String twin = controls.isEmpty() ? "no redelivery expected"
                     : controls.entrySet().stream().map(en -> en.getKey() + " = " + ((Map<String, Object>) en.getValue()).get("count"))
