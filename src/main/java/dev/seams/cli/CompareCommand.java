@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
  * {@code reports/guarantees.json} (CLAIMS.md "Evidence and the report"; claim B7, the version
  * gate's last step). Prints the profiles and live versions that differ, then every claim whose
  * verdict, figures, expected values or anomaly counts changed, and the claims found in only one
- * report.
+ * report. An entry found only before whose tier (e.g. {@code faults}) did not run after is listed as
+ * not compared — neither worse nor passed — and counted apart in the summary.
  *
  * <p>Exit status: 0 when no claim got worse; 1 when a claim that PASSed before does not PASS after
  * (or is missing after) — a failed upgrade gate; 2 when a file cannot be read or is not a report.
@@ -111,6 +112,9 @@ public final class CompareCommand implements Callable<Integer> {
         Set<String> ids = new LinkedHashSet<>(now.keySet());
         ids.addAll(was.keySet());
         List<String> worse = new ArrayList<>();
+        List<String> notCompared = new ArrayList<>();
+        Set<String> tiersAfter = new LinkedHashSet<>();
+        after.path("runs").forEach(r -> tiersAfter.add(r.path("tier").asText()));
         int changed = 0;
         lines.add("claims:");
         for (String id : ids) {
@@ -122,6 +126,13 @@ public final class CompareCommand implements Callable<Integer> {
                 continue;
             }
             if (a == null) {
+                String tier = b.path("tier").asText("");
+                if (!tier.isEmpty() && !tiersAfter.isEmpty() && !tiersAfter.contains(tier)) {
+                    lines.add("  " + id + ": only before (" + b.path("verdict").asText() + "); not compared: its tier "
+                            + tier + " did not run after");
+                    notCompared.add(id);
+                    continue;
+                }
                 lines.add("  " + id + ": only before (" + b.path("verdict").asText() + ")");
                 changed++;
                 if (PASS.equals(b.path("verdict").asText())) {
@@ -153,7 +164,9 @@ public final class CompareCommand implements Callable<Integer> {
             lines.add("  (no claim changed)");
         }
         lines.add("summary: " + ids.size() + " claims, " + changed + " changed, " + worse.size() + " worse"
-                + (worse.isEmpty() ? "" : " " + worse));
+                + (worse.isEmpty() ? "" : " " + worse)
+                + (notCompared.isEmpty() ? "" : ", " + notCompared.size() + " not compared (their tier did not run after: "
+                + "no verdict either way)"));
         return new Comparison(lines, changed, worse);
     }
 

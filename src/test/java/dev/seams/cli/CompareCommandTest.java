@@ -65,6 +65,24 @@ class CompareCommandTest {
     }
 
     @Test
+    void anEntryOfATierThatDidNotRunAfterIsNotComparedNotWorse() throws Exception {
+        String before = """
+                {"profile":"offline","runs":[{"tier":"default"},{"tier":"faults"}],"claims":[
+                 {"id":"G2","verdict":"PASS","tier":"default","figures":{}},
+                 {"id":"B5[broker-kill]","verdict":"PASS","tier":"faults","figures":{}}]}
+                """;
+        String after = """
+                {"profile":"offline-candidate","runs":[{"tier":"default"}],"claims":[
+                 {"id":"B5","verdict":"NOT_RUN","tier":"faults"}]}
+                """;
+        CompareCommand.Comparison c = CompareCommand.compare(json(before), json(after), null);
+        assertThat(c.lines()).contains("  B5[broker-kill]: only before (PASS); not compared: its tier faults did not run after",
+                "  G2: only before (PASS)");
+        assertThat(c.worse()).containsExactly("G2");
+        assertThat(c.lines()).last().asString().endsWith("1 worse [G2], 1 not compared (their tier did not run after: no verdict either way)");
+    }
+
+    @Test
     void withoutAnIgnorePatternTimingsCountToo() throws Exception {
         CompareCommand.Comparison c = CompareCommand.compare(json(BEFORE), json(AFTER), null);
         assertThat(c.lines()).contains("  G3[n=51]:", "    figure seconds_x: 3.5 -> 9.1");
