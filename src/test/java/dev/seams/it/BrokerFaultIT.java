@@ -2,15 +2,16 @@ package dev.seams.it;
 
 import dev.seams.faults.ContainerFaults;
 import dev.seams.faults.FaultMatrix;
+import dev.seams.faults.FaultSink;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Claim B5, broker kill -9 and restart on the single-broker stand (issue 12, fault 3; tier
@@ -24,21 +25,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(StandContext.Resolver.class)
 class BrokerFaultIT {
 
-    private SinkContainer sink;
-
-    @AfterEach
-    void stopSink() {
-        if (sink != null) {
-            sink.close();
-        }
-    }
+    @RegisterExtension
+    final FaultSink sinks = new FaultSink();
 
     @Test
     @Claim(id = "B5", variant = "broker-kill", title = "Faults lose nothing: broker kill -9 and restart",
             exercises = {"streams/StreamsApp", "streams/ThreadReplacements", "sink/Sink", "sink/OffsetCommitter", "sink/KafkaErrors"})
     void brokerKill(ClaimEvidence e, StandContext s) {
-        sink = new SinkContainer(s.stand(), null);
-        sink.start();
+        SinkContainer sink = sinks.start(s.stand(), null);
         Topics topics = s.topics();
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("broker-kill", ContainerFaults.kill("broker-kill", s.stand().control("kafka"),
                 () -> !topics.endOffsets(Stand.CUSTOMER_TOTALS).isEmpty()), 5301, sink::output));

@@ -3,15 +3,16 @@ package dev.seams.it;
 import dev.seams.faults.ContainerFaults;
 import dev.seams.faults.Fault;
 import dev.seams.faults.FaultMatrix;
+import dev.seams.faults.FaultSink;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.SinkContainer;
 import dev.seams.stand.StandContext;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Claim B5, ClickHouse unavailable (issue 12, fault 2; tier {@code faults}): at 10/50/90 % of a
@@ -34,14 +35,8 @@ class ClickHouseFaultIT {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
     private static final Duration PAUSE_HOLD = SinkContainer.CLICKHOUSE_TIMEOUT.multipliedBy(3);
 
-    private SinkContainer sink;
-
-    @AfterEach
-    void stopSink() {
-        if (sink != null) {
-            sink.close();
-        }
-    }
+    @RegisterExtension
+    final FaultSink sinks = new FaultSink();
 
     @Test
     @Claim(id = "B5", variant = "clickhouse-stop", title = "Faults lose nothing: ClickHouse stopped for 30 s",
@@ -65,8 +60,7 @@ class ClickHouseFaultIT {
     }
 
     private void run(ClaimEvidence e, StandContext s, Fault fault, long seed, double changesPerSecond) {
-        sink = new SinkContainer(s.stand(), null);
-        sink.start();
+        SinkContainer sink = sinks.start(s.stand(), null);
         FaultMatrix.run(e, s, FaultMatrix.Plan.of(fault.name(), fault, seed, sink::output).retrying().paced(changesPerSecond));
         e.note("The sink (its own JVM in a container, static membership) reaches ClickHouse by its network alias; the "
                 + "orders sink (mode dedup-demo, in the test JVM) by the fixed host port. A failed insert commits nothing: "

@@ -2,6 +2,7 @@ package dev.seams.it;
 
 import dev.seams.faults.ContainerFaults;
 import dev.seams.faults.FaultMatrix;
+import dev.seams.faults.FaultSink;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkOptions;
@@ -11,9 +12,9 @@ import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Claim B5, network cuts (issue 12, fault 4; tier {@code faults}): at 10/50/90 % of a 20,000-change
@@ -30,21 +31,14 @@ class NetworkFaultIT {
 
     private static final Duration HOLD = Duration.ofSeconds(30);
 
-    private SinkContainer sink;
-
-    @AfterEach
-    void stopSink() {
-        if (sink != null) {
-            sink.close();
-        }
-    }
+    @RegisterExtension
+    final FaultSink sinks = new FaultSink();
 
     @Test
     @Claim(id = "B5", variant = "sink-network-cut", title = "Faults lose nothing: the sink cut off the broker for 30 s",
             exercises = {"sink/Sink", "sink/PollSession", "sink/OffsetCommitter", "sink/KafkaErrors"})
     void sinkNetworkCut(ClaimEvidence e, StandContext s) {
-        sink = new SinkContainer(s.stand(), null);
-        sink.start();
+        SinkContainer sink = sinks.start(s.stand(), null);
         JvmContainer target = sink.container();
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("sink-network-cut", ContainerFaults.networkCut("sink-network-cut",
                         target.control(), s.stand().network(), "sink", HOLD, target::isConnected), 5401, sink::output)
@@ -55,8 +49,7 @@ class NetworkFaultIT {
     @Claim(id = "B5", variant = "streams-network-cut", title = "Faults lose nothing: ds-streams cut off the broker for 30 s",
             exercises = {"streams/StreamsApp", "streams/StreamsSettings", "streams/ThreadReplacements"})
     void streamsNetworkCut(ClaimEvidence e, StandContext s) {
-        sink = new SinkContainer(s.stand(), null);
-        sink.start();
+        SinkContainer sink = sinks.start(s.stand(), null);
         JvmContainer target = s.stand().streams().container();
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("streams-network-cut", ContainerFaults.networkCut("streams-network-cut",
                         target.control(), s.stand().network(), "streams", HOLD, target::isConnected), 5402, sink::output)

@@ -1,15 +1,16 @@
 package dev.seams.it;
 
 import dev.seams.faults.FaultMatrix;
+import dev.seams.faults.FaultSink;
 import dev.seams.faults.SinkKill;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkCrash;
 import dev.seams.stand.SinkContainer;
 import dev.seams.stand.StandContext;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Claim B5, the sink's own faults (issue 12, fault 1; tier {@code faults}, {@code mvn verify -Pfaults}):
@@ -23,14 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(StandContext.Resolver.class)
 class SinkFaultIT {
 
-    private SinkContainer sink;
-
-    @AfterEach
-    void stopSink() {
-        if (sink != null) {
-            sink.close();
-        }
-    }
+    @RegisterExtension
+    final FaultSink sinks = new FaultSink();
 
     @Test
     @Claim(id = "B5", variant = "sink-kill-after-insert", title = "Faults lose nothing: sink kill -9 after the insert, before the offset commit",
@@ -47,8 +42,7 @@ class SinkFaultIT {
     }
 
     private void killSink(ClaimEvidence e, StandContext s, String name, SinkCrash.Point point, long seed, boolean redelivery) {
-        sink = new SinkContainer(s.stand(), point);
-        sink.start();
+        SinkContainer sink = sinks.start(s.stand(), point);
         FaultMatrix.run(e, s, redelivery ? FaultMatrix.Plan.of(name, new SinkKill(name, sink, point, s.topics(), s.ch()), seed, sink::output).redelivering()
                 : FaultMatrix.Plan.of(name, new SinkKill(name, sink, point, s.topics(), s.ch()), seed, sink::output));
         e.note("The sink runs as its own JVM in a container (stand/SinkContainer, static membership " + SinkContainer.INSTANCE_ID

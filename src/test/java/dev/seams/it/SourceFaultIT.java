@@ -2,6 +2,7 @@ package dev.seams.it;
 
 import dev.seams.faults.ContainerFaults;
 import dev.seams.faults.FaultMatrix;
+import dev.seams.faults.FaultSink;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.ConnectWorker;
@@ -10,9 +11,9 @@ import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Claim B5, the source side (issue 12, faults 5 and 6; tier {@code faults}), at 10/50/90 % of a
@@ -26,21 +27,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(StandContext.Resolver.class)
 class SourceFaultIT {
 
-    private SinkContainer sink;
-
-    @AfterEach
-    void stopSink() {
-        if (sink != null) {
-            sink.close();
-        }
-    }
+    @RegisterExtension
+    final FaultSink sinks = new FaultSink();
 
     @Test
     @Claim(id = "B5", variant = "postgres-restart", title = "Faults lose nothing: PostgreSQL restarted",
             exercises = {"containers/debezium/orders-connector.json", "streams/TotalsTopology"})
     void postgresRestart(ClaimEvidence e, StandContext s) {
-        sink = new SinkContainer(s.stand(), null);
-        sink.start();
+        SinkContainer sink = sinks.start(s.stand(), null);
         Pg pg = s.pg();
         ConnectWorker connect = new ConnectWorker(s.stand().connect());
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("postgres-restart", ContainerFaults.restart("postgres-restart",
@@ -51,8 +45,7 @@ class SourceFaultIT {
     @Claim(id = "B5", variant = "connect-restart", title = "Faults lose nothing: Kafka Connect restarted gracefully",
             exercises = {"containers/debezium/orders-connector.json", "streams/TotalsTopology"})
     void connectRestart(ClaimEvidence e, StandContext s) {
-        sink = new SinkContainer(s.stand(), null);
-        sink.start();
+        SinkContainer sink = sinks.start(s.stand(), null);
         ConnectWorker connect = new ConnectWorker(s.stand().connect());
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("connect-restart", ContainerFaults.stop("connect-restart",
                 s.stand().control("connect"), Duration.ZERO, () -> taskRunning(connect)), 5601, sink::output));
