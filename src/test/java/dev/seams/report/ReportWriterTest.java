@@ -89,4 +89,24 @@ class ReportWriterTest {
         assertThat(claims(fresh)).filteredOn(c -> c.get("id").equals("B5")).extracting(c -> c.get("verdict"))
                 .containsExactly("NOT_RUN");
     }
+
+    @Test
+    void theFaultsProfilesTwoExecutionsLandInOneReport(@TempDir Path dir) throws Exception {
+        // pom.xml's faults profile: the single-broker execution (tier faults), then the cluster one (faults-cluster)
+        ReportWriter.write(dir, SUITE, List.of(passed("G1")), run("default", SOURCE), ClaimCatalog.load(), true);
+        ReportWriter.write(dir, SUITE, List.of(passed("B5[broker-kill]")), run("faults", SOURCE), ClaimCatalog.load(), true);
+        ReportWriter.write(dir, SUITE, List.of(passed("B5[cluster-leader-kill]")), run("faults-cluster", SOURCE), ClaimCatalog.load(), true);
+        Map<String, Object> all = ReportWriter.read(dir.resolve("guarantees.json"));
+        assertThat(claims(all)).filteredOn(c -> !"NOT_RUN".equals(c.get("verdict"))).extracting(c -> c.get("id"))
+                .containsExactly("G1", "B5[broker-kill]", "B5[cluster-leader-kill]");
+
+        // the next -Pfaults run replaces each execution's own entries and keeps the other's until it runs too
+        ReportWriter.write(dir, SUITE, List.of(passed("B5[sink-kill-after-insert]")), run("faults", SOURCE), ClaimCatalog.load(), true);
+        Map<String, Object> again = ReportWriter.read(dir.resolve("guarantees.json"));
+        assertThat(claims(again)).filteredOn(c -> !"NOT_RUN".equals(c.get("verdict"))).extracting(c -> c.get("id"))
+                .containsExactly("G1", "B5[cluster-leader-kill]", "B5[sink-kill-after-insert]");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> runs = (List<Map<String, Object>>) again.get("runs");
+        assertThat(runs).extracting(r -> r.get("tier")).containsExactlyInAnyOrder("faults", "default", "faults-cluster");
+    }
 }

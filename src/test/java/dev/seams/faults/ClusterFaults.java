@@ -1,0 +1,134 @@
+package dev.seams.faults;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.seams.stand.ClusterView;
+import dev.seams.stand.ContainerControl;
+import dev.seams.stand.Faults;
+import dev.seams.stand.Pipeline;
+import dev.seams.stand.Stand;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * The faults of a three-broker cluster (claim B5, {@code it/ClusterFaultIT}; the stand with
+ * {@code -Dseams.kafka.brokers=3}): kill -9 of the node that holds something the pipeline needs — the
+ * leadership of {@code customer.totals} partitions, or the transaction coordination of ds-streams'
+ * exactly-once producer — chosen at each injection from the Admin API's metadata ({@link ClusterView},
+ * {@link BrokerTargets}), then {@code docker start} of the same container.
+ *
+ * <p>Proof that the fault took effect: the killed container's exit code 137, and everything the node held
+ * held by another node, read back with the Admin API within {@value #ELECTION_WAIT_S} s; the time from the
+ * kill to that reading is the point's {@code seconds_to_new_leader} (the controller fences a node that
+ * stopped heartbeating after {@code broker.session.timeout.ms}, 9 s by default, and elects a leader among
+ * the in-sync replicas). Healed when the node is back in the in-sync replicas of every partition of every
+ * topic (no partition under-replicated).
+ */
+public final class ClusterFaults {
+
+    /** How long the cluster has to elect new leaders after a kill, seconds. */
+    static final long ELECTION_WAIT_S = 60;
+
+    private ClusterFaults() {
+    }
+
+    /**
+     * kill -9 of the node leading the most {@code customer.totals} partitions, sparing the transaction
+     * coordinator of ds-streams where another node leads one (that is {@link #coordinatorKill}'s).
+     *
+     * @param name  the fault's name, e.g. {@code cluster-leader-kill}
+     * @param stand a stand running a cluster
+     * @return the fault
+     */
+    public static Fault leaderKill(String name, Stand stand) {
+        ClusterView view = ClusterView.of(stand);
+        return new NodeKill<>(name, stand, "leader of " + Stand.CUSTOMER_TOTALS + " partitions",
+                () -> view.leaders(Stand.CUSTOMER_TOTALS), () -> Set.copyOf(view.transactionCoordinators(streamsTransactions()).values()));
+    }
+
+    /**
+     * kill -9 of the transaction coordinator of ds-streams' transactional id(s) (the node coordinating
+     * the most of them; Kafka Streams runs one exactly-once producer per stream thread).
+     *
+     * @param name  the fault's name, e.g. {@code cluster-coordinator-kill}
+     * @param stand a stand running a cluster
+     * @return the fault
+     */
+    public static Fault coordinatorKill(String name, Stand stand) {
+        ClusterView view = ClusterView.of(stand);
+        return new NodeKill<>(name, stand, "transaction coordinator of " + streamsTransactions() + "*",
+                () -> view.transactionCoordinators(streamsTransactions()), Set::of);
+    }
+
+    /** @return the start of ds-streams' transactional ids: {@code <application.id>-} */
+    static String streamsTransactions() {
+        return Pipeline.STREAMS_GROUP + "-";
+    }
+
+    /** kill -9 of the node holding the most, proof by exit code and by what it held having moved. */
+    private static final class NodeKill<K extends Comparable<K>> extends ContainerFaults.Base {
+
+        private final Stand stand;
+        private final String role;
+        private final Supplier<Map<K, Integer>> holders;
+        private final Supplier<Set<Integer>> spare;
+        private ContainerControl killed;
+
+        NodeKill(String name, Stand stand, String role, Supplier<Map<K, Integer>> holders, Supplier<Set<Integer>> spare) {
+            super(name, Duration.ZERO, () -> ClusterView.of(stand).underReplicatedPartitions() == 0);
+            this.stand = stand;
+            this.role = role;
+            this.holders = holders;
+            this.spare = spare;
+        }
+
+        @Override
+        public Proof inject() {
+            killed = null;
+            Map<K, Integer> before = holders.get();
+            int node = BrokerTargets.busiest(before, spare.get()).orElse(-1);
+            if (node < 0) {
+                return Proof.missing("no node is " + role + ": " + before);
+            }
+            ClusterView view = ClusterView.of(stand);
+            boolean controller = view.controller() == node;
+            String target = "node " + node + " (" + role + " " + BrokerTargets.heldBy(before, node)
+                    + (controller ? ", the active controller" : "") + ")";
+            killed = stand.kafka().control(node);
+            long t0 = System.nanoTime();
+            int exit = killed.kill();
+            if (exit != Faults.SIGKILL_EXIT) {
+                return Proof.missing("exit code " + exit + " of " + target + ", not " + Faults.SIGKILL_EXIT);
+            }
+            AtomicReference<Map<K, Integer>> now = new AtomicReference<>(before);
+            try {
+                await(name() + ": another node took over from node " + node).atMost(Duration.ofSeconds(ELECTION_WAIT_S))
+                        .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
+                        .until(() -> {
+                            now.set(holders.get());
+                            return BrokerTargets.moved(before, now.get(), node);
+                        });
+            } catch (ConditionTimeoutException e) {
+                return Proof.missing("exit code 137 of " + target + ", but after " + ELECTION_WAIT_S + " s: " + now.get());
+            }
+            double election = Math.round((System.nanoTime() - t0) / 1e8) / 10.0;
+            return Proof.of("exit code 137 of " + target + "; " + election + " s later: " + now.get())
+                    .with("killed_node", node)
+                    .with("killed_node_was_controller", controller)
+                    .with("held_before_kill", before.toString())
+                    .with("held_after_election", now.get().toString())
+                    .with("seconds_to_new_leader", election);
+        }
+
+        @Override
+        void undo() {
+            if (killed != null) {   // null: no node was chosen, nothing was killed
+                killed.start();
+            }
+        }
+    }
+}
