@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -32,6 +33,8 @@ public final class ClusterFaults {
 
     /** How long the cluster has to elect new leaders after a kill, seconds. */
     static final long ELECTION_WAIT_S = 60;
+    /** How long the cluster has to say who holds what before a kill, seconds. */
+    private static final long READ_WAIT_S = 30;
 
     private ClusterFaults() {
     }
@@ -47,7 +50,9 @@ public final class ClusterFaults {
     public static Fault leaderKill(String name, Stand stand) {
         ClusterView view = ClusterView.of(stand);
         return new NodeKill<>(name, stand, "leader of " + Stand.CUSTOMER_TOTALS + " partitions",
-                () -> view.leaders(Stand.CUSTOMER_TOTALS), () -> Set.copyOf(view.transactionCoordinators(streamsTransactions()).values()));
+                () -> new Holdings<>(view.leaders(Stand.CUSTOMER_TOTALS),
+                        Set.copyOf(view.transactionCoordinators(view.transactionalIds(streamsTransactions())).values())),
+                partitions -> view.leaders(Stand.CUSTOMER_TOTALS));
     }
 
     /**
@@ -61,7 +66,17 @@ public final class ClusterFaults {
     public static Fault coordinatorKill(String name, Stand stand) {
         ClusterView view = ClusterView.of(stand);
         return new NodeKill<>(name, stand, "transaction coordinator of " + streamsTransactions() + "*",
-                () -> view.transactionCoordinators(streamsTransactions()), Set::of);
+                () -> new Holdings<>(view.transactionCoordinators(view.transactionalIds(streamsTransactions())), Set.of()),
+                view::transactionCoordinators);
+    }
+
+    /**
+     * Who holds what before a kill.
+     *
+     * @param holders what is held → its node
+     * @param spare   nodes to spare if another one holds something ({@link BrokerTargets#busiest})
+     */
+    private record Holdings<K>(Map<K, Integer> holders, Set<Integer> spare) {
     }
 
     /** @return the start of ds-streams' transactional ids: {@code <application.id>-} */
@@ -74,28 +89,38 @@ public final class ClusterFaults {
 
         private final Stand stand;
         private final String role;
-        private final Supplier<Map<K, Integer>> holders;
-        private final Supplier<Set<Integer>> spare;
+        private final Supplier<Holdings<K>> holdings;
+        private final Function<Set<K>, Map<K, Integer>> reread;
         private ContainerControl killed;
 
-        NodeKill(String name, Stand stand, String role, Supplier<Map<K, Integer>> holders, Supplier<Set<Integer>> spare) {
+        /**
+         * @param holdings who holds what before the kill, read while every node runs (retried: see
+         *                 {@link ClusterView#transactionalIds})
+         * @param reread   who holds these items now, read while a node is down
+         */
+        NodeKill(String name, Stand stand, String role, Supplier<Holdings<K>> holdings, Function<Set<K>, Map<K, Integer>> reread) {
             super(name, Duration.ZERO, () -> ClusterView.of(stand).underReplicatedPartitions() == 0);
             this.stand = stand;
             this.role = role;
-            this.holders = holders;
-            this.spare = spare;
+            this.holdings = holdings;
+            this.reread = reread;
         }
 
         @Override
         public Proof inject() {
             killed = null;
-            Map<K, Integer> before = holders.get();
-            int node = BrokerTargets.busiest(before, spare.get()).orElse(-1);
+            AtomicReference<Holdings<K>> read = new AtomicReference<>();
+            await(name() + ": who holds what before the kill").atMost(Duration.ofSeconds(READ_WAIT_S)).pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
+                        read.set(holdings.get());
+                        return true;
+                    });
+            Map<K, Integer> before = read.get().holders();
+            int node = BrokerTargets.busiest(before, read.get().spare()).orElse(-1);
             if (node < 0) {
                 return Proof.missing("no node is " + role + ": " + before);
             }
-            ClusterView view = ClusterView.of(stand);
-            boolean controller = view.controller() == node;
+            boolean controller = ClusterView.of(stand).controller() == node;
             String target = "node " + node + " (" + role + " " + BrokerTargets.heldBy(before, node)
                     + (controller ? ", the active controller" : "") + ")";
             killed = stand.kafka().control(node);
@@ -109,7 +134,7 @@ public final class ClusterFaults {
                 await(name() + ": another node took over from node " + node).atMost(Duration.ofSeconds(ELECTION_WAIT_S))
                         .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100)).ignoreExceptions()
                         .until(() -> {
-                            now.set(holders.get());
+                            now.set(reread.apply(before.keySet()));
                             return BrokerTargets.moved(before, now.get(), node);
                         });
             } catch (ConditionTimeoutException e) {

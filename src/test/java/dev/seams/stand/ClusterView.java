@@ -63,14 +63,26 @@ public final class ClusterView {
     /**
      * @param prefix the start of the transactional ids wanted, e.g. {@code ds-streams-} (Kafka Streams'
      *               exactly-once producers are {@code <application.id>-<process id>-<thread>})
+     * @return the transactional ids the coordinators know that start so, sorted ({@code listTransactions},
+     *     which asks every broker)
+     * @throws IllegalStateException if the cluster does not answer in time. Measured on Kafka clients 4.2:
+     *     the call fails at once ({@code IllegalArgumentException: Unexpected key set: [BrokerKey(…)]}) while the
+     *     client cannot reach one of the brokers (one just restarted, or down), so callers retry it, and do not
+     *     use it while a broker is down
+     */
+    public List<String> transactionalIds(String prefix) {
+        Collection<TransactionListing> listed = get(admin.listTransactions().all());
+        return listed.stream().map(TransactionListing::transactionalId).filter(id -> id.startsWith(prefix)).sorted().toList();
+    }
+
+    /**
+     * @param ids transactional ids
      * @return transactional id → the node id of its transaction coordinator (the leader of its
-     *     {@code __transaction_state} partition), for every id the coordinators know that starts so
+     *     {@code __transaction_state} partition, found with {@code FindCoordinator}: this works with a broker down)
      * @throws IllegalStateException if the cluster does not answer in time (e.g. a coordinator is not
      *     elected yet: its transactions cannot be described)
      */
-    public Map<String, Integer> transactionCoordinators(String prefix) {
-        Collection<TransactionListing> listed = get(admin.listTransactions().all());
-        List<String> ids = listed.stream().map(TransactionListing::transactionalId).filter(id -> id.startsWith(prefix)).sorted().toList();
+    public Map<String, Integer> transactionCoordinators(Collection<String> ids) {
         Map<String, Integer> coordinators = new TreeMap<>();
         if (!ids.isEmpty()) {
             Map<String, TransactionDescription> described = get(admin.describeTransactions(ids).all());
