@@ -2,14 +2,17 @@ package dev.seams.faults;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.sink.SinkOptions;
 import dev.seams.stand.ClusterView;
 import dev.seams.stand.ContainerControl;
 import dev.seams.stand.Faults;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
+import dev.seams.stand.Topics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -129,6 +132,8 @@ public final class ClusterFaults {
             if (exit != Faults.SIGKILL_EXIT) {
                 return Proof.missing("exit code " + exit + " of " + target + ", not " + Faults.SIGKILL_EXIT);
             }
+            Progress streams = new Progress(stand, Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS, t0);
+            Progress sink = new Progress(stand, SinkOptions.DEFAULT_GROUP, Stand.CUSTOMER_TOTALS, t0);
             AtomicReference<Map<K, Integer>> now = new AtomicReference<>(before);
             try {
                 await(name() + ": another node took over from node " + node).atMost(Duration.ofSeconds(ELECTION_WAIT_S))
@@ -146,7 +151,9 @@ public final class ClusterFaults {
                     .with("killed_node_was_controller", controller)
                     .with("held_before_kill", before.toString())
                     .with("held_after_election", now.get().toString())
-                    .with("seconds_to_new_leader", election);
+                    .with("seconds_to_new_leader", election)
+                    .with("seconds_to_streams_commit_after_kill", streams.seconds())
+                    .with("seconds_to_sink_commit_after_kill", sink.seconds());
         }
 
         @Override
@@ -154,6 +161,51 @@ public final class ClusterFaults {
             if (killed != null) {   // null: no node was chosen, nothing was killed
                 killed.start();
             }
+        }
+    }
+
+    /**
+     * Whether a group commits again once a node died: its committed offsets on a topic, summed, read from
+     * right after the kill (or, if the group coordinator was the node killed, as soon as another one answers)
+     * until they grow — a transaction of ds-streams committed, or a batch of the sink, with two brokers left
+     * (with the load running there is always more to commit). Read on a thread of its own, so that a read
+     * waiting for a new group coordinator delays neither the election's reading nor the other group's.
+     */
+    private static final class Progress {
+
+        private final CompletableFuture<Object> seconds;
+
+        /**
+         * @param killedAt {@link System#nanoTime()} of the kill
+         */
+        Progress(Stand stand, String group, String topic, long killedAt) {
+            Topics topics = Topics.of(stand);
+            long[] base = {-1};
+            seconds = CompletableFuture.supplyAsync(() -> {
+                try {
+                    await(group + " commits on " + topic + " after the kill").atMost(Duration.ofSeconds(2 * ELECTION_WAIT_S))
+                            .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
+                                long sum = topics.committed(group, topic).values().stream().mapToLong(Long::longValue).sum();
+                                if (base[0] < 0) {
+                                    base[0] = sum;
+                                    return false;
+                                }
+                                return sum > base[0];
+                            });
+                    return (Object) (Math.round((System.nanoTime() - killedAt) / 1e8) / 10.0);
+                } catch (ConditionTimeoutException e) {
+                    return "no commit within " + 2 * ELECTION_WAIT_S + " s of the kill";
+                }
+            }, runnable -> {
+                Thread t = new Thread(runnable, "progress-" + group);
+                t.setDaemon(true);
+                t.start();
+            });
+        }
+
+        /** @return seconds from the kill until the group committed beyond its first reading, or why not */
+        Object seconds() {
+            return seconds.join();
         }
     }
 }
