@@ -49,7 +49,7 @@ final class Freshness {
      */
     static double[] measure(Stand stand, BenchTables tables, Batching batching, Duration load, String name) throws Exception {
         String topic = "bench.fresh." + name + "." + System.currentTimeMillis();
-        stand.admin().createTopics(List.of(new NewTopic(topic, Stand.PARTITIONS, (short) 1))).all().get();
+        stand.admin().createTopics(List.of(new NewTopic(topic, Stand.PARTITIONS, stand.replicationFactor()))).all().get();
         tables.truncate();
         int records = (int) (load.toMillis() / TICK_MS) * PER_TICK;
         String group = "bench-fresh-" + name;

@@ -56,7 +56,7 @@ public record KafkaEnginePeer(long totalNanos, long firstVisibleNanos, long rawR
         ch.execute("CREATE TABLE " + RAW + " AS " + BenchTables.DATABASE + "." + BenchTables.RAW);
         ch.execute("CREATE TABLE " + FINAL + " AS " + BenchTables.DATABASE + "." + BenchTables.FINAL);
         ch.execute("CREATE TABLE " + QUEUE + " (customer_id Int32, orders UInt64, total String, version UInt64) "
-                + "ENGINE = Kafka('" + Stand.KAFKA_ON_NETWORK + "', '" + topic + "', '" + group + "', 'JSONEachRow')");
+                + "ENGINE = Kafka('" + stand.kafkaOnNetwork() + "', '" + topic + "', '" + group + "', 'JSONEachRow')");
         try {
             long t0 = System.nanoTime();
             // both views read the queue (18.16 does not pass a view's inserts on to the views of its target);

@@ -24,7 +24,7 @@ final class ScratchOrders {
      * @param orders how many order events
      */
     static void produce(Stand stand, String topic, int orders) throws Exception {
-        stand.admin().createTopics(List.of(new NewTopic(topic, Stand.PARTITIONS, (short) 1))).all().get();
+        stand.admin().createTopics(List.of(new NewTopic(topic, Stand.PARTITIONS, stand.replicationFactor()))).all().get();
         long now = System.currentTimeMillis();
         try (KafkaProducer<byte[], byte[]> producer = Topics.of(stand).producer(null)) {
             for (int i = 1; i <= orders; i++) {

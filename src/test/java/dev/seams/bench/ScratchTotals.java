@@ -55,7 +55,7 @@ public final class ScratchTotals {
      * @return the topic and its rows, in produce order
      */
     public static ScratchTotals produce(Stand stand, String topic, int records, int customers) throws Exception {
-        stand.admin().createTopics(List.of(new NewTopic(topic, Stand.PARTITIONS, (short) 1))).all().get();
+        stand.admin().createTopics(List.of(new NewTopic(topic, Stand.PARTITIONS, stand.replicationFactor()))).all().get();
         List<CustomerTotals> snapshots = new ArrayList<>(records);
         for (int i = 0; i < records; i++) {
             long version = i / customers + 1;

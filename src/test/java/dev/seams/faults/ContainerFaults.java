@@ -133,8 +133,8 @@ public final class ContainerFaults {
         };
     }
 
-    /** The shared part: name, hold, and heal = undo + wait until serving. */
-    private abstract static class Base implements Fault {
+    /** The shared part: name, hold, and heal = undo + wait until serving (also of {@link ClusterFaults}). */
+    abstract static class Base implements Fault {
 
         private final String name;
         private final Duration hold;

@@ -1,6 +1,9 @@
 package dev.seams.faults;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * One fault of the B5 matrix, separated from what checks the outcome as Jepsen separates its
@@ -35,8 +38,20 @@ public interface Fault {
      *
      * @param tookEffect whether it did
      * @param evidence   the observation, e.g. {@code exit code 137}, {@code docker reports it paused}
+     * @param figures    what the injection measured besides, recorded as figures of the point's entry
+     *                   (e.g. {@code seconds_to_new_leader} of a broker kill on a cluster), in order
      */
-    record Proof(boolean tookEffect, String evidence) {
+    record Proof(boolean tookEffect, String evidence, Map<String, Object> figures) {
+
+        /** A proof with no figures. */
+        public Proof(boolean tookEffect, String evidence) {
+            this(tookEffect, evidence, Map.of());
+        }
+
+        /** Copies the figures (unmodifiable, in their order). */
+        public Proof {
+            figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
+        }
 
         /** @return a proof that holds, with its evidence */
         public static Proof of(String evidence) {
@@ -46,6 +61,17 @@ public interface Fault {
         /** @return a proof that failed, with what was seen instead */
         public static Proof missing(String evidence) {
             return new Proof(false, evidence);
+        }
+
+        /**
+         * @param name  a figure's name, e.g. {@code seconds_to_new_leader}
+         * @param value what was measured
+         * @return this proof with the figure added
+         */
+        public Proof with(String name, Object value) {
+            Map<String, Object> more = new LinkedHashMap<>(figures);
+            more.put(name, value);
+            return new Proof(tookEffect, evidence, more);
         }
     }
 }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Claim B5, broker kill -9 and restart on the single-broker stand (issue 12, fault 3; tier
  * {@code faults}): at 10/50/90 % of a 20,000-change load the broker's container is SIGKILLed and
  * started again at once (same container, its log directory and its fixed host port, so the advertised
- * host listener stays valid; the containers reach it as {@value Stand#KAFKA_ON_NETWORK}). Proof: exit
+ * host listener stays valid; the containers reach it as {@code kafka:19092}, {@link Stand#kafkaOnNetwork()}). Proof: exit
  * code 137. ds-streams, Kafka Connect and both sinks reconnect by themselves (the test restarts
  * none); transactions open at the kill are aborted and stay invisible (no raw row at a position that
  * holds no committed record); FINAL = PG per customer and per order.

@@ -371,7 +371,7 @@ class DlqIT {
     void g11FailingDeadLetterWrite(ClaimEvidence e, StandContext s) {
         SinkSide side = SinkSide.settle(s);
         String tiny = "customer.totals.dlq.tiny";
-        createTopic(side.stand(), new NewTopic(tiny, 1, (short) 1).configs(Map.of("max.message.bytes", "64")));
+        createTopic(side.stand(), new NewTopic(tiny, 1, side.stand().replicationFactor()).configs(Map.of("max.message.bytes", "64")));
         try (Injection injection = Injection.open(side.stand())) {
             Map<TopicPartition, Long> start = side.topics().endOffsets(Stand.CUSTOMER_TOTALS);
             Totals goodTotals = s.pg().truth().get(CUSTOMER);

@@ -44,7 +44,6 @@ import org.testcontainers.utility.DockerImageName;
 class JvmContainerIT {
 
     private static final String RUNNING = "streams state: REBALANCING -> RUNNING";
-    private static final String KAFKA = "kafka:19092";
     private static final Pattern INSERTED = Pattern.compile("sink: inserted=(\\d+)");
     private static final int BATCH = 30;
     private static final Duration CUT = Duration.ofSeconds(30);
@@ -63,7 +62,7 @@ class JvmContainerIT {
         stand = Stand.get();
         topics = Topics.of(stand);
         jre = Images.fromSystemProperties().image("jre");
-        network = stand.kafka().getNetwork();
+        network = stand.network();
         logDir = Project.root().resolve("target/stand-logs");
     }
 
@@ -84,7 +83,7 @@ class JvmContainerIT {
         stand.streams().stop();
         Path stateDir = Files.createTempDirectory(Files.createDirectories(Project.root().resolve("target")), "streams-state-container-");
         streams = new JvmContainer("streams-container", jre, network, logDir).withStateDir(stateDir)
-                .running("dev.seams.streams.StreamsApp", List.of("--bootstrap-servers", KAFKA, "--state-dir", stateDir.toString()));
+                .running("dev.seams.streams.StreamsApp", List.of("--bootstrap-servers", stand.kafkaOnNetwork(), "--state-dir", stateDir.toString()));
         measured.put("jre_image", jre.asCanonicalNameString());
         measured.put("first_start_to_running_s", startAndTime());
         long totalsBefore = topics.totalEndOffset(Stand.CUSTOMER_TOTALS);
@@ -104,7 +103,7 @@ class JvmContainerIT {
         ClickHouseTarget ch = stand.clickhouseTarget();
         settleAfterSeeding();
         try (JvmContainer sink = new JvmContainer("sink-container", jre, network, logDir)
-                .running("dev.seams.cli.SeamsCli", List.of("sink", "--bootstrap-servers", KAFKA,
+                .running("dev.seams.cli.SeamsCli", List.of("sink", "--bootstrap-servers", stand.kafkaOnNetwork(),
                         "--clickhouse", "http://clickhouse:8123", "--clickhouse-user", ch.user(),
                         "--clickhouse-password", ch.password(), "--clickhouse-database", ch.database(),
                         "--group", "ds-sink-container-it", "--from-start", "--until-idle", "5s"))) {

@@ -10,6 +10,7 @@ import dev.seams.report.Project;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
+import dev.seams.stand.Brokers;
 import dev.seams.stand.FaultSchedule;
 import dev.seams.stand.FaultSchedule.Shot;
 import dev.seams.stand.Faults;
@@ -167,7 +168,7 @@ class RecoveryIT {
         LoadDriver driver = LoadDriver.start(stand, load, LOAD_BATCH, LOAD_RATE);
         List<String> streamsMembers = groups.look(Pipeline.STREAMS_GROUP).memberIds();
         List<String> sinkMembers = groups.look(SINK_GROUP).memberIds();
-        int brokerLogMark = stand.kafka().getLogs().length();
+        Brokers.LogMark brokerLogMark = stand.kafka().mark();
         long[] restartNanos = new long[1];
         DoubleSupplier progress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)) - committedBefore)
                 / (double) load.size();
@@ -199,7 +200,7 @@ class RecoveryIT {
                     firstTime(t, 4, now, () -> !Double.isNaN(t[2]) && Reconciliation.customerTotalsFinal(stand).matches());
                     return !Double.isNaN(t[0] + t[1] + t[3] + t[4]);
                 });
-        String brokerLog = stand.kafka().getLogs().substring(brokerLogMark);
+        String brokerLog = stand.kafka().since(brokerLogMark);
         sink.kill();
         groups.removeAllMembers(SINK_GROUP);
 

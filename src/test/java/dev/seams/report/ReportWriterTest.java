@@ -69,9 +69,9 @@ class ReportWriterTest {
         assertThat(Files.readString(dir.resolve("guarantees.md"))).contains("## B5 fault matrix",
                 "| clickhouse-stop | **PASS** | none | raw_duplicate_rows = 12 | 50% PASS |",
                 "The default tier did not run on this source",
-                "| cluster-leader-kill | **NOT_RUN** | — | — | not built yet");
+                "| cluster-leader-kill | **NOT_RUN** | — | — | no test of this run recorded it");
         assertThat(claims(ReportWriter.read(dir.resolve("guarantees.json")))).filteredOn(c -> c.get("id").equals("B5[cluster-leader-kill]"))
-                .extracting(c -> c.get("reason")).singleElement().asString().startsWith("not built yet");
+                .extracting(c -> c.get("reason")).singleElement().asString().startsWith("no test of this run recorded it");
         assertThat(ReportWriter.read(dir.resolve("guarantees.json")).get("suite_seconds"))
                 .as("a faults run alone is not the default tier's time").isNull();
     }
@@ -93,5 +93,25 @@ class ReportWriterTest {
                 .containsExactly("NOT_RUN");
         assertThat(claims(fresh)).as("an owed entry of a claim no test covered is not listed apart")
                 .noneMatch(c -> String.valueOf(c.get("id")).startsWith("B5["));
+    }
+
+    @Test
+    void theFaultsProfilesTwoExecutionsLandInOneReport(@TempDir Path dir) throws Exception {
+        // pom.xml's faults profile: the single-broker execution (tier faults), then the cluster one (faults-cluster)
+        ReportWriter.write(dir, SUITE, List.of(passed("G1")), run("default", SOURCE), ClaimCatalog.load(), true);
+        ReportWriter.write(dir, SUITE, List.of(passed("B5[broker-kill]")), run("faults", SOURCE), ClaimCatalog.load(), true);
+        ReportWriter.write(dir, SUITE, List.of(passed("B5[cluster-leader-kill]")), run("faults-cluster", SOURCE), ClaimCatalog.load(), true);
+        Map<String, Object> all = ReportWriter.read(dir.resolve("guarantees.json"));
+        assertThat(claims(all)).filteredOn(c -> !"NOT_RUN".equals(c.get("verdict"))).extracting(c -> c.get("id"))
+                .containsExactly("G1", "B5[broker-kill]", "B5[cluster-leader-kill]");
+
+        // the next -Pfaults run replaces each execution's own entries and keeps the other's until it runs too
+        ReportWriter.write(dir, SUITE, List.of(passed("B5[sink-kill-after-insert]")), run("faults", SOURCE), ClaimCatalog.load(), true);
+        Map<String, Object> again = ReportWriter.read(dir.resolve("guarantees.json"));
+        assertThat(claims(again)).filteredOn(c -> !"NOT_RUN".equals(c.get("verdict"))).extracting(c -> c.get("id"))
+                .containsExactly("G1", "B5[cluster-leader-kill]", "B5[sink-kill-after-insert]");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> runs = (List<Map<String, Object>>) again.get("runs");
+        assertThat(runs).extracting(r -> r.get("tier")).containsExactlyInAnyOrder("faults", "default", "faults-cluster");
     }
 }

@@ -144,7 +144,7 @@ public final class OrderChanges {
      * @return the changes as the copy holds them (start offsets 0)
      */
     public OrderChanges copyTo(Stand stand, String copy) {
-        Topics.of(stand).create(new NewTopic(copy, start.size(), (short) 1), false);
+        Topics.of(stand).create(new NewTopic(copy, start.size(), stand.replicationFactor()), false);
         Map<TopicPartition, Long> copyStart = new TreeMap<>(Comparator.comparingInt(TopicPartition::partition));
         start.keySet().forEach(tp -> copyStart.put(new TopicPartition(copy, tp.partition()), 0L));
         resend(stand, copy, records);

@@ -15,7 +15,7 @@ import java.util.List;
 /**
  * The sink CLI ({@code seams sink --mode totals}) as its own JVM in a JRE container on the stand's
  * network ({@link JvmContainer}), a fault target of claim B5: it reaches the broker at
- * {@value Stand#KAFKA_ON_NETWORK} and ClickHouse at {@code clickhouse:8123} by their aliases (so a
+ * {@link Stand#kafkaOnNetwork()} and ClickHouse at {@code clickhouse:8123} by their aliases (so a
  * ClickHouse or broker restart changes nothing it uses), can be SIGKILLed at a point of a batch
  * ({@link SinkCrash}: {@code --crash-at}, armed by creating {@link #crashTrigger()}), frozen, or cut
  * off the network. It runs with static membership ({@value #INSTANCE_ID}), so a restart after a kill
@@ -49,7 +49,7 @@ public final class SinkContainer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        List<String> args = new ArrayList<>(List.of("sink", "--bootstrap-servers", Stand.KAFKA_ON_NETWORK,
+        List<String> args = new ArrayList<>(List.of("sink", "--bootstrap-servers", stand.kafkaOnNetwork(),
                 "--clickhouse", "http://clickhouse:8123", "--clickhouse-user", stand.clickhouseTarget().user(),
                 "--clickhouse-database", stand.clickhouseTarget().database(),
                 "--clickhouse-timeout", CLICKHOUSE_TIMEOUT.toSeconds() + "s", "--mode", "totals",

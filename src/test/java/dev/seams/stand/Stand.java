@@ -19,6 +19,8 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -35,14 +37,14 @@ import org.slf4j.LoggerFactory;
 import org.testcontainers.clickhouse.ClickHouseContainer;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
-import org.testcontainers.kafka.KafkaContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 import static org.awaitility.Awaitility.await;
 
 /**
  * The whole pipeline, started once per test JVM (DESIGN.md "The stand"):
- * PostgreSQL ({@code wal_level=logical}) → Debezium (Kafka Connect, pgoutput) → Kafka (KRaft) →
+ * PostgreSQL ({@code wal_level=logical}) → Debezium (Kafka Connect, pgoutput) → Kafka (KRaft: one node, or a
+ * three-node cluster with {@code -Dseams.kafka.brokers=3}, {@link Brokers}) →
  * Kafka Streams {@code ds-streams} (a JRE container, {@link StreamsProcess}) → and ClickHouse for the sink,
  * on one Testcontainers {@link Network}. Tests run the sink themselves.
  *
@@ -70,8 +72,6 @@ public final class Stand {
     public static final int PARTITIONS = 3;
     /** Connector name in Kafka Connect. */
     public static final String CONNECTOR = "orders-connector";
-    /** The broker's listener for the containers on the stand's network (Connect, ds-streams, sinks). */
-    public static final String KAFKA_ON_NETWORK = "kafka:19092";
 
     private static final Logger LOG = LoggerFactory.getLogger(Stand.class);
     private static final String LABEL = JvmContainer.LABEL;
@@ -81,7 +81,7 @@ public final class Stand {
     private final Images images;
     private final Network network;
     private final PostgreSQLContainer postgres;
-    private final KafkaContainer kafka;
+    private final Brokers kafka;
     private final ClickHouseContainer clickhouse;
     private final DebeziumContainer connect;
     private final Path logDir;
@@ -99,17 +99,9 @@ public final class Stand {
                 .withNetwork(network).withNetworkAliases("postgres")
                 .withCommand("postgres", "-c", "fsync=off", "-c", "wal_level=logical")
                 .withLabel(LABEL, "true")
-                .withCreateContainerCmdModifier(cmd -> fixedHostPort(cmd, 5432))
+                .withCreateContainerCmdModifier(cmd -> HostPorts.fix(cmd, 5432))
                 .withStartupTimeout(Duration.ofMinutes(3));
-        this.kafka = new KafkaContainer(images.image("kafka"))
-                .withNetwork(network).withNetworkAliases("kafka")
-                .withListener(KAFKA_ON_NETWORK)
-                // the broker looks for timed-out transactions every second instead of every 10 s, so B1's
-                // hanging transaction is aborted soon after its transaction.timeout.ms
-                .withEnv("KAFKA_TRANSACTION_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS", "1000")
-                .withLabel(LABEL, "true")
-                .withCreateContainerCmdModifier(cmd -> fixedHostPort(cmd, 9092))
-                .withStartupTimeout(Duration.ofMinutes(3));
+        this.kafka = new Brokers(BrokerLayout.fromSystemProperties(), images.image("kafka"), network, LABEL);
         this.clickhouse = new ClickHouseContainer(images.image("clickhouse"))
                 .withNetwork(network).withNetworkAliases("clickhouse")
                 // system.part_log on, in every profile (G5, G6)
@@ -117,11 +109,13 @@ public final class Stand {
                         Project.root().resolve("containers/clickhouse/config.d/seams-part-log.xml")),
                         "/etc/clickhouse-server/config.d/seams-part-log.xml")
                 .withLabel(LABEL, "true")
-                .withCreateContainerCmdModifier(cmd -> fixedHostPort(cmd, 8123))
+                .withCreateContainerCmdModifier(cmd -> HostPorts.fix(cmd, 8123))
                 .withStartupTimeout(Duration.ofMinutes(3));
         this.connect = new DebeziumContainer(images.image("connect"))
                 .withNetwork(network).withNetworkAliases("connect")
-                .withKafka(network, KAFKA_ON_NETWORK)
+                .withKafka(network, kafka.onNetwork())
+                // its config, offset and status topics replicated like every topic (3 on a cluster)
+                .withEnv(kafka.layout().connectEnv())
                 // plugins found by their ServiceLoader manifests (every plugin of the stand has them), not by
                 // scanning every class on the plugin path: about 5 s less of the worker's start (KIP-898)
                 .withEnv("CONNECT_PLUGIN_DISCOVERY", "service_load")
@@ -129,38 +123,8 @@ public final class Stand {
                 // a fixed host port for the REST API: a Connect container killed and started again by a
                 // fault test (ConnectWorker) keeps it, so the module's REST helpers stay valid
                 .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withPortBindings(
-                        new PortBinding(Ports.Binding.bindPort(freePort()), ExposedPort.tcp(8083))))
+                        new PortBinding(Ports.Binding.bindPort(HostPorts.free()), ExposedPort.tcp(8083))))
                 .withStartupTimeout(Duration.ofMinutes(4));
-    }
-
-    /**
-     * Binds the container's port to a free host port chosen now, instead of Docker's random one: a
-     * container stopped (or killed) and started again by a fault of claim B5 keeps its host port, so
-     * the test's clients ({@link #clickhouseTarget()}, {@link #pg()}, {@link #bootstrapServers()}, and
-     * the broker's advertised host listener) stay valid. The other exposed ports stay published at random.
-     */
-    private static void fixedHostPort(com.github.dockerjava.api.command.CreateContainerCmd cmd, int containerPort) {
-        Ports ports = new Ports();
-        Ports given = cmd.getHostConfig().getPortBindings();
-        if (given != null) {   // Testcontainers' own (random) bindings of the other exposed ports stay
-            given.getBindings().forEach((exposed, bindings) -> {
-                if (exposed.getPort() != containerPort && bindings != null) {
-                    for (Ports.Binding b : bindings) {
-                        ports.bind(exposed, b);
-                    }
-                }
-            });
-        }
-        ports.bind(ExposedPort.tcp(containerPort), Ports.Binding.bindPort(freePort()));
-        cmd.getHostConfig().withPortBindings(ports);
-    }
-
-    private static int freePort() {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free port for Kafka Connect", e);
-        }
     }
 
     /**
@@ -227,13 +191,13 @@ public final class Stand {
         }, threads);
         CompletableFuture<Void> broker = CompletableFuture.runAsync(() -> {
             kafka.start();
-            admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.getBootstrapServers()));
+            admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
             createTopics();
         }, threads);
         CompletableFuture<Void> worker = CompletableFuture.runAsync(() -> {
-            await("the broker's container runs (its alias resolves for Connect)").atMost(Duration.ofMinutes(3))
+            await("the brokers' containers run (their aliases resolve for Connect)").atMost(Duration.ofMinutes(3))
                     .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
-                    .until(() -> broker.isDone() || (kafka.getContainerId() != null && kafka.isRunning()));
+                    .until(() -> broker.isDone() || kafka.isRunning());
             broker.getNow(null);   // a broker that failed to start fails here
             connect.start();
         }, threads);
@@ -262,7 +226,7 @@ public final class Stand {
     private Map<String, String> liveVersions() {
         Map<String, String> live = new java.util.LinkedHashMap<>();
         live.put("postgresql", Pg.of(this).version());
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Kafka version: (\\S+)").matcher(kafka.getLogs());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Kafka version: (\\S+)").matcher(kafka.logs());
         live.put("kafka", m.find() ? m.group(1) : "unknown: no 'Kafka version:' line in the broker log");
         try {
             var features = new java.util.TreeMap<String, Short>();
@@ -330,12 +294,13 @@ public final class Stand {
     }
 
     private void createTopics() {
+        short replicas = replicationFactor();
         try {
             admin.createTopics(List.of(
-                    new NewTopic(ORDERS_EVENTS, PARTITIONS, (short) 1),
-                    new NewTopic(CUSTOMER_TOTALS, PARTITIONS, (short) 1),
-                    new NewTopic(CUSTOMER_TOTALS_DLQ, 1, (short) 1),
-                    new NewTopic(ORDERS_EVENTS_DLQ, 1, (short) 1))).all().get();
+                    new NewTopic(ORDERS_EVENTS, PARTITIONS, replicas),
+                    new NewTopic(CUSTOMER_TOTALS, PARTITIONS, replicas),
+                    new NewTopic(CUSTOMER_TOTALS_DLQ, 1, replicas),
+                    new NewTopic(ORDERS_EVENTS_DLQ, 1, replicas))).all().get();
         } catch (Exception e) {
             throw new IllegalStateException("cannot create topics", e);
         }
@@ -388,7 +353,10 @@ public final class Stand {
         if (admin != null) {
             admin.close(Duration.ofSeconds(5));
         }
-        for (GenericContainer<?> c : List.of(connect, kafka, clickhouse, postgres)) {
+        List<GenericContainer<?>> containers = new ArrayList<>(List.of(connect));
+        containers.addAll(kafka.containersByName().values());
+        containers.addAll(List.of(clickhouse, postgres));
+        for (GenericContainer<?> c : containers) {
             try {
                 c.stop();
             } catch (RuntimeException e) {
@@ -405,7 +373,10 @@ public final class Stand {
     private void dumpLogs() {
         try {
             Files.createDirectories(logDir);
-            for (var entry : Map.of("postgres", postgres, "kafka", kafka, "connect", connect, "clickhouse", clickhouse).entrySet()) {
+            Map<String, GenericContainer<?>> containers = new LinkedHashMap<>(
+                    Map.of("postgres", postgres, "connect", connect, "clickhouse", clickhouse));
+            containers.putAll(kafka.containersByName());
+            for (var entry : containers.entrySet()) {
                 if (entry.getValue().getContainerId() != null) {
                     Files.writeString(logDir.resolve(entry.getKey() + ".log"), entry.getValue().getLogs());
                 }
@@ -455,9 +426,22 @@ public final class Stand {
         return postgres.getPassword();
     }
 
-    /** @return the broker's bootstrap servers as seen from this host */
+    /** @return the brokers' bootstrap servers as seen from this host (every node's, on a cluster) */
     public String bootstrapServers() {
-        return kafka.getBootstrapServers();
+        return kafka.bootstrapServers();
+    }
+
+    /**
+     * @return the brokers' bootstrap servers for the containers on the stand's network (Connect, ds-streams,
+     *     the sink's container): {@code kafka:19092}, or every node of a cluster ({@link BrokerLayout#onNetwork()})
+     */
+    public String kafkaOnNetwork() {
+        return kafka.onNetwork();
+    }
+
+    /** @return the replication factor of every topic the stand (or a test) creates: 1, or 3 on a cluster */
+    public short replicationFactor() {
+        return kafka.layout().replicationFactor();
     }
 
     /** @return a shared admin client (do not close) */
@@ -482,17 +466,24 @@ public final class Stand {
     }
 
     /**
-     * @param service one of postgres, kafka, connect, clickhouse
+     * @param service one of postgres, kafka (the first Kafka node: the only one, unless the stand runs a
+     *                cluster), kafka-N (node N of a cluster), connect, clickhouse
      * @return Docker's operations on that server's container, the target of a fault (claim B5)
+     * @throws IllegalArgumentException for a service the stand does not run
      */
     public ContainerControl control(String service) {
-        GenericContainer<?> c = switch (service) {
+        if (service.equals("kafka")) {
+            return kafka.control(kafka.nodeIds().get(0));
+        }
+        GenericContainer<?> c = service.startsWith("kafka") ? kafka.containersByName().get(service) : switch (service) {
             case "postgres" -> postgres;
-            case "kafka" -> kafka;
             case "connect" -> connect;
             case "clickhouse" -> clickhouse;
-            default -> throw new IllegalArgumentException("no server " + service + " on the stand");
+            default -> null;
         };
+        if (c == null) {
+            throw new IllegalArgumentException("no server " + service + " on the stand");
+        }
         return new ContainerControl(c.getContainerId());
     }
 
@@ -501,8 +492,8 @@ public final class Stand {
         return connect;
     }
 
-    /** @return the Kafka container (for its logs, e.g. the broker's version line) */
-    public KafkaContainer kafka() {
+    /** @return the Kafka nodes (their logs, e.g. the broker's version line and the group coordinators' rebalances; a node's container) */
+    public Brokers kafka() {
         return kafka;
     }
 

@@ -36,7 +36,7 @@ public final class StreamsProcess {
 
     /**
      * @param jre      the profile's JRE image (service {@code jre} of {@code containers/images.properties})
-     * @param network  the stand's network, where the broker is {@value Stand#KAFKA_ON_NETWORK}
+     * @param network  the stand's network, where the brokers are {@link Stand#kafkaOnNetwork()}
      * @param stateDir the state directory, kept across restarts (bind-mounted at the same path)
      * @param logDir   where each start's output goes
      * @param stand    the stand, whose admin client removes a stopped process's member from the group
@@ -70,7 +70,7 @@ public final class StreamsProcess {
     }
 
     private void command() {
-        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", Stand.KAFKA_ON_NETWORK, "--state-dir", stateDir.toString()));
+        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", stand.kafkaOnNetwork(), "--state-dir", stateDir.toString()));
         if (instanceId != null) {
             args.addAll(List.of("--instance-id", instanceId));
         }

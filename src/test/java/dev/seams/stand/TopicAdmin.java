@@ -47,13 +47,13 @@ public final class TopicAdmin {
     }
 
     /**
-     * Creates a topic with replication factor 1 unless it exists (the sinks never create topics).
+     * Creates a topic with the stand's replication factor ({@link Stand#replicationFactor()}) unless it exists (the sinks never create topics).
      *
      * @throws IllegalStateException if the broker refuses for another reason
      */
     public void ensureTopic(String topic, int partitions) {
         try {
-            stand.admin().createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+            stand.admin().createTopics(List.of(new NewTopic(topic, partitions, stand.replicationFactor()))).all().get();
         } catch (ExecutionException e) {
             if (!(e.getCause() instanceof TopicExistsException)) {
                 throw new IllegalStateException("cannot create " + topic, e);

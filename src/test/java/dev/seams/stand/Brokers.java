@@ -1,0 +1,159 @@
+package dev.seams.stand;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+import org.testcontainers.kafka.KafkaContainer;
+import org.testcontainers.lifecycle.Startables;
+import org.testcontainers.utility.DockerImageName;
+
+/**
+ * The stand's Kafka, one part of it ({@code shared/STYLE.md} "the environment from parts"): one KRaft
+ * node, or a cluster of combined broker+controller nodes ({@link BrokerLayout}, {@code -Dseams.kafka.brokers=3},
+ * claim B5's cluster faults), each a Testcontainers {@link KafkaContainer} (the module's own KRaft setup,
+ * its {@code KAFKA_*} environment overridden for the cluster, as Testcontainers' own
+ * {@code examples/kafka-cluster} does). Each node has a fixed host port for its host listener
+ * ({@link HostPorts}), so a node killed and started again by a fault keeps it; on the stand's network
+ * it is {@link BrokerLayout#alias(int)}{@code :}{@value BrokerLayout#NETWORK_PORT}. Every container
+ * carries the stand's label.
+ */
+public final class Brokers {
+
+    /** Where the node's host listener listens inside its container (Testcontainers' {@code KafkaContainer}). */
+    private static final int HOST_LISTENER_PORT = 9092;
+
+    private final BrokerLayout layout;
+    private final Map<Integer, KafkaContainer> nodes = new LinkedHashMap<>();
+
+    /**
+     * A position in every node's log ({@link #mark()}), to read what the nodes logged since.
+     *
+     * @param lengths node id → characters of its log at the mark
+     */
+    public record LogMark(Map<Integer, Integer> lengths) {
+    }
+
+    /**
+     * @param layout  how many nodes, and their configuration
+     * @param image   the profile's Kafka image
+     * @param network the stand's network
+     * @param label   the label every container of the stand carries ({@code dev.seams.stand})
+     */
+    Brokers(BrokerLayout layout, DockerImageName image, Network network, String label) {
+        this.layout = layout;
+        for (int id : layout.nodeIds()) {
+            String alias = layout.alias(id);
+            nodes.put(id, new KafkaContainer(image)
+                    .withNetwork(network).withNetworkAliases(alias)
+                    .withListener(alias + ":" + BrokerLayout.NETWORK_PORT)
+                    .withEnv(layout.env(id))
+                    .withLabel(label, "true")
+                    .withCreateContainerCmdModifier(cmd -> {
+                        HostPorts.fix(cmd, HOST_LISTENER_PORT);
+                        if (layout.cluster()) {   // the inter-broker listener advertises the host name: make it the alias
+                            cmd.withHostName(alias);
+                        }
+                    })
+                    .withStartupTimeout(Duration.ofMinutes(3)));
+        }
+    }
+
+    /**
+     * Starts every node at once (a cluster's nodes wait for a quorum of each other before they run) and
+     * returns when each logged that it runs.
+     *
+     * @throws RuntimeException if a node does not start within 3 minutes
+     */
+    void start() {
+        Startables.deepStart(nodes.values()).join();
+    }
+
+    /** @return whether every node's container has been created and runs (the aliases resolve for Connect) */
+    boolean isRunning() {
+        return nodes.values().stream().allMatch(n -> n.getContainerId() != null && n.isRunning());
+    }
+
+    /** Stops and removes every node's container. */
+    void stop() {
+        nodes.values().forEach(GenericContainer::stop);
+    }
+
+    /** @return how many nodes and how they are configured */
+    public BrokerLayout layout() {
+        return layout;
+    }
+
+    /** @return the node ids, 1 to n */
+    public List<Integer> nodeIds() {
+        return layout.nodeIds();
+    }
+
+    /** @return the bootstrap servers as seen from this host: every node's fixed host listener */
+    public String bootstrapServers() {
+        return nodes.values().stream().map(KafkaContainer::getBootstrapServers).collect(Collectors.joining(","));
+    }
+
+    /** @return the bootstrap servers for the containers on the stand's network ({@link BrokerLayout#onNetwork()}) */
+    public String onNetwork() {
+        return layout.onNetwork();
+    }
+
+    /**
+     * @param nodeId a node id
+     * @return Docker's operations on that node's container (the target of a fault, claim B5)
+     * @throws IllegalArgumentException if there is no such node
+     */
+    public ContainerControl control(int nodeId) {
+        return new ContainerControl(node(nodeId).getContainerId());
+    }
+
+    /**
+     * @return what every node logged, node after node (a cluster's nodes each under a {@code --- kafka-N}
+     *     line): the broker's start-up lines, the group coordinators' rebalances ({@link Groups#rebalances})
+     */
+    public String logs() {
+        return since(new LogMark(Map.of()));
+    }
+
+    /** @return the current end of every node's log */
+    public LogMark mark() {
+        Map<Integer, Integer> lengths = new LinkedHashMap<>();
+        nodes.forEach((id, node) -> lengths.put(id, node.getLogs().length()));
+        return new LogMark(lengths);
+    }
+
+    /**
+     * @param mark an earlier {@link #mark()}
+     * @return what every node logged since then (a restarted node's log goes on after its earlier lines)
+     */
+    public String since(LogMark mark) {
+        StringBuilder out = new StringBuilder();
+        nodes.forEach((id, node) -> {
+            String log = node.getLogs();
+            if (layout.cluster()) {
+                out.append("--- ").append(layout.alias(id)).append('\n');
+            }
+            out.append(log.substring(Math.min(log.length(), mark.lengths().getOrDefault(id, 0))));
+        });
+        return out.toString();
+    }
+
+    /** @return each node's log file name under {@code target/stand-logs} ({@code kafka}, or {@code kafka-N}) → its container */
+    Map<String, GenericContainer<?>> containersByName() {
+        Map<String, GenericContainer<?>> named = new LinkedHashMap<>();
+        nodes.forEach((id, node) -> named.put(layout.alias(id), node));
+        return named;
+    }
+
+    private KafkaContainer node(int nodeId) {
+        KafkaContainer node = nodes.get(nodeId);
+        if (node == null) {
+            throw new IllegalArgumentException("no Kafka node " + nodeId + " on the stand (nodes " + nodes.keySet() + ")");
+        }
+        return node;
+    }
+}
