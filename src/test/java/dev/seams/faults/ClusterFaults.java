@@ -29,8 +29,16 @@ import org.awaitility.core.ConditionTimeoutException;
  * held by another node, read back with the Admin API within {@value #ELECTION_WAIT_S} s; the time from the
  * kill to that reading is the point's {@code seconds_to_new_leader} (the controller fences a node that
  * stopped heartbeating after {@code broker.session.timeout.ms}, 9 s by default, and elects a leader among
- * the in-sync replicas). Healed when the node is back in the in-sync replicas of every partition of every
- * topic (no partition under-replicated).
+ * the in-sync replicas). Healed ({@code docker start}) right after that reading, and done when the node is
+ * back in the in-sync replicas of every partition of every topic (no partition under-replicated).
+ *
+ * <p>Measured besides, from the kill: the seconds until ds-streams and the sink committed again
+ * ({@code seconds_to_streams_commit_after_kill}, {@code seconds_to_sink_commit_after_kill}): how long the
+ * pipeline stalled. A client whose connection to the killed node was open waits up to its
+ * {@code request.timeout.ms} (30 s) for an answer, as nothing tells it the node died; a ds-streams thread
+ * that dies of the failed commit is replaced under a new static member id and waits for the dead one's
+ * session to expire (measured on the coordinator kill: {@code InvalidTxnStateException} on the commit,
+ * about 45 s more).
  */
 public final class ClusterFaults {
 
@@ -152,7 +160,7 @@ public final class ClusterFaults {
                     .with("held_before_kill", before.toString())
                     .with("held_after_election", now.get().toString())
                     .with("seconds_to_new_leader", election)
-                    .with("seconds_to_streams_commit_after_kill", streams.seconds())
+                    .with("seconds_to_streams_commit_after_kill", streams.seconds())   // still measured while the node heals
                     .with("seconds_to_sink_commit_after_kill", sink.seconds());
         }
 
@@ -203,9 +211,9 @@ public final class ClusterFaults {
             });
         }
 
-        /** @return seconds from the kill until the group committed beyond its first reading, or why not */
-        Object seconds() {
-            return seconds.join();
+        /** @return seconds from the kill until the group committed beyond its first reading, or why not, once known */
+        CompletableFuture<Object> seconds() {
+            return seconds;
         }
     }
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * One fault of the B5 matrix, separated from what checks the outcome as Jepsen separates its
@@ -39,7 +40,9 @@ public interface Fault {
      * @param tookEffect whether it did
      * @param evidence   the observation, e.g. {@code exit code 137}, {@code docker reports it paused}
      * @param figures    what the injection measured besides, recorded as figures of the point's entry
-     *                   (e.g. {@code seconds_to_new_leader} of a broker kill on a cluster), in order
+     *                   (e.g. {@code seconds_to_new_leader} of a broker kill on a cluster), in order; a value
+     *                   may be a {@link CompletableFuture}: a figure still being measured when the injection
+     *                   returned (e.g. while the fault heals), recorded once it completed ({@link #measured()})
      */
     record Proof(boolean tookEffect, String evidence, Map<String, Object> figures) {
 
@@ -61,6 +64,16 @@ public interface Fault {
         /** @return a proof that failed, with what was seen instead */
         public static Proof missing(String evidence) {
             return new Proof(false, evidence);
+        }
+
+        /**
+         * @return the figures, each {@link CompletableFuture} among them waited for and replaced by its value
+         * @throws java.util.concurrent.CompletionException if the measurement of one failed
+         */
+        public Map<String, Object> measured() {
+            Map<String, Object> values = new LinkedHashMap<>();
+            figures.forEach((name, value) -> values.put(name, value instanceof CompletableFuture<?> f ? f.join() : value));
+            return values;
         }
 
         /**

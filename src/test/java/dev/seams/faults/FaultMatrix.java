@@ -253,7 +253,7 @@ public final class FaultMatrix {
             ClaimEvidence p = e.part(plan.name() + shot.label());
             p.figure("load_progress_at_injection", FaultSchedule.percent(shot.progress()));
             p.figure("proof", in.proof().evidence());
-            in.proof().figures().forEach(p::figure);
+            in.proof().measured().forEach(p::figure);
             p.figure("seconds_fault_held", in.heldSeconds());
             p.figure("sink_retries_logged_during_fault", in.retries());
             p.figure("seconds_to_sink_caught_up_after_heal", in.sinkRecoverySeconds());
