@@ -3,9 +3,14 @@ package dev.seams.streams;
 import dev.seams.cli.options.Membership;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +34,8 @@ import picocli.CommandLine.Option;
  *       (a TaskCorruptedException, if any, is logged by Kafka Streams at org.apache.kafka.streams);</li>
  *   <li>an uncaught exception in a stream thread is logged and the thread replaced, at most
  *       {@value ThreadReplacements#DEFAULT_MAX} times within 10 minutes; then the client shuts
- *       down with one log line saying so ({@link ThreadReplacements}).</li>
+ *       down with one log line saying so ({@link ThreadReplacements}); with {@code --instance-id} the
+ *       dead thread's static member is removed from the group first ({@link StaticMemberRemoval}).</li>
  * </ul>
  * Exit status: 0 after a graceful shutdown, 1 if Kafka Streams went to state ERROR (e.g. a stream
  * thread kept dying), 2 for an invalid command line.
@@ -96,8 +102,13 @@ public class StreamsApp implements Callable<Integer> {
                 finished.countDown();
             }
         });
+        AtomicReference<Admin> admin = new AtomicReference<>();
+        Consumer<String> beforeReplace = options.instanceId() == null ? name -> { }
+                : new StaticMemberRemoval(() -> admin.updateAndGet(a -> a != null ? a
+                        : Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))),
+                        applicationId, options.instanceId());
         streams.setUncaughtExceptionHandler(new ThreadReplacements(ThreadReplacements.DEFAULT_MAX,
-                ThreadReplacements.DEFAULT_WINDOW));
+                ThreadReplacements.DEFAULT_WINDOW, beforeReplace));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("shutdown requested, closing Kafka Streams");
             streams.close(CLOSE_TIMEOUT);
@@ -107,6 +118,9 @@ public class StreamsApp implements Callable<Integer> {
         streams.start();
         finished.await();
         streams.close(CLOSE_TIMEOUT);
+        if (admin.get() != null) {
+            admin.get().close(CLOSE_TIMEOUT);
+        }
         return failed.get() ? 1 : 0;
     }
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.function.Consumer;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,7 +16,10 @@ import org.slf4j.LoggerFactory;
  * within the window shuts the client down ({@code SHUTDOWN_CLIENT}: state ERROR, the process exits
  * 1, a supervisor restarts it with its state directory) with one log line saying so. A thread that
  * keeps dying on the same record is therefore not replaced forever (issue 11; G14 recovers the
- * restarted process). Thread-safe: stream threads may die concurrently.
+ * restarted process). Before a replacement, the dying thread's name goes to a hook: with static
+ * membership, {@link StaticMemberRemoval} removes its member from the group so that the replacement
+ * does not wait for the dead member's session timeout (issue 12). Thread-safe: stream threads may die
+ * concurrently.
  */
 public final class ThreadReplacements implements StreamsUncaughtExceptionHandler {
 
@@ -29,6 +33,7 @@ public final class ThreadReplacements implements StreamsUncaughtExceptionHandler
     private final int max;
     private final Duration window;
     private final Clock clock;
+    private final Consumer<String> beforeReplace;
     private final Deque<Instant> replaced = new ArrayDeque<>();
 
     /**
@@ -37,22 +42,35 @@ public final class ThreadReplacements implements StreamsUncaughtExceptionHandler
      * @throws IllegalArgumentException for a negative max or a non-positive window
      */
     public ThreadReplacements(int max, Duration window) {
-        this(max, window, Clock.systemUTC());
+        this(max, window, name -> { }, Clock.systemUTC());
     }
 
-    ThreadReplacements(int max, Duration window, Clock clock) {
+    /**
+     * @param max           replacements allowed within the window, >= 0
+     * @param window        the sliding window, > 0
+     * @param beforeReplace called with the dying stream thread's name before {@code REPLACE_THREAD} is
+     *                      answered (e.g. {@link StaticMemberRemoval}); must not throw
+     * @throws IllegalArgumentException for a negative max or a non-positive window
+     */
+    public ThreadReplacements(int max, Duration window, Consumer<String> beforeReplace) {
+        this(max, window, beforeReplace, Clock.systemUTC());
+    }
+
+    ThreadReplacements(int max, Duration window, Consumer<String> beforeReplace, Clock clock) {
         if (max < 0 || window.isZero() || window.isNegative()) {
             throw new IllegalArgumentException("need max >= 0 and a positive window, got " + max + " and " + window);
         }
         this.max = max;
         this.window = window;
+        this.beforeReplace = beforeReplace;
         this.clock = clock;
     }
 
     /**
      * @param exception what killed the stream thread
      * @return {@code REPLACE_THREAD} while fewer than {@code max} replacements happened within the
-     *     window, else {@code SHUTDOWN_CLIENT}
+     *     window, else {@code SHUTDOWN_CLIENT}; before {@code REPLACE_THREAD} the hook is called with the
+     *     current thread's name (Kafka Streams calls this handler on the dying stream thread)
      */
     @Override
     public synchronized StreamThreadExceptionResponse handle(Throwable exception) {
@@ -64,6 +82,7 @@ public final class ThreadReplacements implements StreamsUncaughtExceptionHandler
             replaced.addLast(now);
             LOG.error("stream thread died, replacing it ({} of {} replacements within {})", replaced.size(), max, window,
                     exception);
+            beforeReplace.accept(Thread.currentThread().getName());
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         }
         LOG.error("stream thread died {} times within {}: not replacing it again, shutting the client down (exit 1)",

@@ -1,14 +1,12 @@
 package dev.seams.faults;
 
+import dev.seams.stand.Futures;
 import dev.seams.stand.OrderLoad;
 import dev.seams.stand.Stand;
 import java.time.Duration;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -66,14 +64,7 @@ public final class LoadDriver implements AutoCloseable {
      * @throws IllegalStateException if the load failed or did not finish within the timeout
      */
     public OrderLoad.Applied await(Duration timeout) {
-        try {
-            return result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("the order load did not complete: " + e, e);
-        }
+        return Futures.get(result, timeout, "the order load did not complete");
     }
 
     @Override

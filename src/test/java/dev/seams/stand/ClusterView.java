@@ -1,14 +1,12 @@
 package dev.seams.stand;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
@@ -144,13 +142,6 @@ public final class ClusterView {
     }
 
     private static <T> T get(KafkaFuture<T> future) {
-        try {
-            return future.get(TIMEOUT_S, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("the cluster did not answer: " + e, e);
-        }
+        return Futures.get(future, Duration.ofSeconds(TIMEOUT_S), "the cluster did not answer");
     }
 }

@@ -1,13 +1,11 @@
 package dev.seams.stand;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
@@ -27,7 +25,7 @@ import org.slf4j.LoggerFactory;
 public final class Groups {
 
     private static final Logger LOG = LoggerFactory.getLogger(Groups.class);
-    private static final long TIMEOUT_S = 30;
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     /** One member: its member id (new for every process), its static id (or null) and how many partitions it holds. */
     public record Member(String memberId, String instanceId, int partitions) {
@@ -110,14 +108,14 @@ public final class Groups {
      */
     public boolean removeAllMembers(String group) {
         try {
-            stand.admin().removeMembersFromConsumerGroup(group, new RemoveMembersFromConsumerGroupOptions()).all()
-                    .get(TIMEOUT_S, TimeUnit.SECONDS);
+            Futures.get(stand.admin().removeMembersFromConsumerGroup(group, new RemoveMembersFromConsumerGroupOptions()).all(),
+                    TIMEOUT, "no member of " + group + " removed");
             return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (ExecutionException | TimeoutException e) {
-            LOG.info("no member of {} removed: {}", group, e.toString());
+        } catch (IllegalStateException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw e;
+            }
+            LOG.info(e.getMessage());
             return false;
         }
     }
@@ -161,13 +159,7 @@ public final class Groups {
     }
 
     private ConsumerGroupDescription describe(String group) {
-        try {
-            return stand.admin().describeConsumerGroups(List.of(group)).all().get(TIMEOUT_S, TimeUnit.SECONDS).get(group);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot describe group " + group, e);
-        }
+        return Futures.get(stand.admin().describeConsumerGroups(List.of(group)).all(), TIMEOUT, "cannot describe group " + group)
+                .get(group);
     }
 }

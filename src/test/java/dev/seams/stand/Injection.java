@@ -20,9 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -97,21 +94,14 @@ public final class Injection implements AutoCloseable {
      * @throws IllegalStateException if the broker refused it or did not answer within 60 s
      */
     public RecordMetadata send(String topic, byte[] key, byte[] value, Headers headers) {
-        try {
-            RecordMetadata metadata = producer.send(new ProducerRecord<>(topic, null, key, value, headers))
-                    .get(60, TimeUnit.SECONDS);
-            if (Stand.CUSTOMER_TOTALS.equals(topic)) {
-                TopicPartition tp = new TopicPartition(topic, metadata.partition());
-                touched.add(tp);
-                totalsEnd.merge(tp, metadata.offset() + 1, Math::max);
-            }
-            return metadata;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot write to " + topic, e);
+        RecordMetadata metadata = Futures.get(producer.send(new ProducerRecord<>(topic, null, key, value, headers)),
+                "cannot write to " + topic);
+        if (Stand.CUSTOMER_TOTALS.equals(topic)) {
+            TopicPartition tp = new TopicPartition(topic, metadata.partition());
+            touched.add(tp);
+            totalsEnd.merge(tp, metadata.offset() + 1, Math::max);
         }
+        return metadata;
     }
 
     /** {@link #send(String, byte[], byte[], Headers)} with a UTF-8 key. */
@@ -183,14 +173,7 @@ public final class Injection implements AutoCloseable {
                 .until(() -> freshCustomers().containsAll(customers));
         Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
         totalsEnd.forEach((tp, end) -> delete.put(tp, RecordsToDelete.beforeOffset(end)));
-        try {
-            stand.admin().deleteRecords(delete).all().get(60, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot delete the injected records " + totalsEnd, e);
-        }
+        Futures.get(stand.admin().deleteRecords(delete).all(), "cannot delete the injected records " + totalsEnd);
         Pipeline.awaitStreamsMatchesPg(stand);
     }
 

@@ -344,9 +344,9 @@ public final class Stand {
     public synchronized void stop() {
         if (streams != null) {
             try {
-                streams.stop();
+                streams.discard();   // no graceful close: its group, its broker and everything else go away now
             } catch (RuntimeException e) {
-                LOG.warn("cannot stop ds-streams cleanly: {}", e.toString());
+                LOG.warn("cannot stop ds-streams: {}", e.toString());
             }
         }
         dumpLogs();

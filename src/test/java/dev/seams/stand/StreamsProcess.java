@@ -121,6 +121,18 @@ public final class StreamsProcess {
         Groups.of(stand).removeAllMembers(Pipeline.STREAMS_GROUP);
     }
 
+    /**
+     * Ends the app without a graceful close and removes its container: for the stand's own shutdown,
+     * when nothing runs after it (no group membership to clean up, no 30 s close to wait for). Idempotent.
+     */
+    public synchronized void discard() {
+        if (process.isAlive()) {
+            process.kill();
+        } else {
+            process.stop();
+        }
+    }
+
     /** @return whether the process is alive */
     public boolean isAlive() {
         return process.isAlive();

@@ -1,11 +1,8 @@
 package dev.seams.stand;
 
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * Changes to the stand's topics an operator makes with {@code kafka-topics} (Admin API): more
@@ -37,11 +34,8 @@ public final class TopicAdmin {
     public int increasePartitions(String topic, int total) {
         int before = Topics.of(stand).partitionCount(topic);
         if (before < total) {
-            try {
-                stand.admin().createPartitions(Map.of(topic, NewPartitions.increaseTo(total))).all().get();
-            } catch (InterruptedException | ExecutionException e) {
-                throw new IllegalStateException("cannot give " + topic + " " + total + " partitions", e);
-            }
+            Futures.get(stand.admin().createPartitions(Map.of(topic, NewPartitions.increaseTo(total))).all(),
+                    "cannot give " + topic + " " + total + " partitions");
         }
         return before;
     }
@@ -52,15 +46,6 @@ public final class TopicAdmin {
      * @throws IllegalStateException if the broker refuses for another reason
      */
     public void ensureTopic(String topic, int partitions) {
-        try {
-            stand.admin().createTopics(List.of(new NewTopic(topic, partitions, stand.replicationFactor()))).all().get();
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("cannot create " + topic, e);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        Topics.of(stand).create(new NewTopic(topic, partitions, stand.replicationFactor()), true);
     }
 }

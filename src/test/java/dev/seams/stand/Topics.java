@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -50,27 +49,24 @@ public final class Topics {
     }
 
     private List<TopicPartition> partitions(String topic) {
-        try {
-            return stand.admin().describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-        } catch (InterruptedException | ExecutionException e) {
-            throw new IllegalStateException("cannot describe " + topic, e);
-        }
+        return Futures.get(stand.admin().describeTopics(List.of(topic)).allTopicNames(), "cannot describe " + topic)
+                .get(topic).partitions().stream().map(p -> new TopicPartition(topic, p.partition())).toList();
     }
 
     /** @return partition → log end offset (high watermark) */
     public Map<TopicPartition, Long> endOffsets(String topic) {
+        return latestOffsets(topic, IsolationLevel.READ_UNCOMMITTED);
+    }
+
+    /** @return partition → the latest offset at that isolation (log end offset, or LSO for read_committed) */
+    private Map<TopicPartition, Long> latestOffsets(String topic, IsolationLevel isolation) {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         partitions(topic).forEach(tp -> request.put(tp, OffsetSpec.latest()));
-        try {
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result =
-                    stand.admin().listOffsets(request).all().get();
-            Map<TopicPartition, Long> ends = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
-            result.forEach((tp, info) -> ends.put(tp, info.offset()));
-            return ends;
-        } catch (InterruptedException | ExecutionException e) {
-            throw new IllegalStateException("cannot list offsets of " + topic, e);
-        }
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result = Futures.get(stand.admin()
+                .listOffsets(request, new ListOffsetsOptions(isolation)).all(), "cannot list the offsets of " + topic + " (" + isolation + ")");
+        Map<TopicPartition, Long> offsets = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
+        result.forEach((tp, info) -> offsets.put(tp, info.offset()));
+        return offsets;
     }
 
     /**
@@ -85,14 +81,11 @@ public final class Topics {
      */
     public void create(NewTopic topic, boolean existingOk) {
         try {
-            stand.admin().createTopics(List.of(topic)).all().get();
-        } catch (ExecutionException e) {
+            Futures.get(stand.admin().createTopics(List.of(topic)).all(), "cannot create topic " + topic.name());
+        } catch (IllegalStateException e) {
             if (!(existingOk && e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
-                throw new IllegalStateException("cannot create topic " + topic.name(), e);
+                throw e;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
         org.awaitility.Awaitility.await("leaders of " + topic.name() + " answer")
                 .atMost(java.time.Duration.ofSeconds(60)).pollDelay(java.time.Duration.ZERO)
@@ -138,11 +131,7 @@ public final class Topics {
     public void resetGroup(String group, Map<TopicPartition, Long> offsets) {
         Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
         offsets.forEach((tp, o) -> request.put(tp, new OffsetAndMetadata(o)));
-        try {
-            stand.admin().alterConsumerGroupOffsets(group, request).all().get();
-        } catch (InterruptedException | ExecutionException e) {
-            throw new IllegalStateException("cannot reset group " + group, e);
-        }
+        Futures.get(stand.admin().alterConsumerGroupOffsets(group, request).all(), "cannot reset group " + group);
     }
 
     /**
@@ -213,17 +202,7 @@ public final class Topics {
      *     below the log end offset while a transaction is open on the partition
      */
     public Map<TopicPartition, Long> lastStableOffsets(String topic) {
-        Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        partitions(topic).forEach(tp -> request.put(tp, OffsetSpec.latest()));
-        try {
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result = stand.admin()
-                    .listOffsets(request, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).all().get();
-            Map<TopicPartition, Long> stable = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
-            result.forEach((tp, info) -> stable.put(tp, info.offset()));
-            return stable;
-        } catch (InterruptedException | ExecutionException e) {
-            throw new IllegalStateException("cannot list the last stable offsets of " + topic, e);
-        }
+        return latestOffsets(topic, IsolationLevel.READ_COMMITTED);
     }
 
     /**
@@ -251,17 +230,14 @@ public final class Topics {
      *     committed (sorted by partition)
      */
     public Map<TopicPartition, Long> committed(String group, String topic) {
-        try {
-            Map<TopicPartition, Long> offsets = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
-            stand.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().forEach((tp, om) -> {
-                if (tp.topic().equals(topic) && om != null) {
-                    offsets.put(tp, om.offset());
-                }
-            });
-            return offsets;
-        } catch (InterruptedException | ExecutionException e) {
-            throw new IllegalStateException("cannot read the committed offsets of " + group, e);
-        }
+        Map<TopicPartition, Long> offsets = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
+        Futures.get(stand.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(),
+                "cannot read the committed offsets of " + group).forEach((tp, om) -> {
+                    if (tp.topic().equals(topic) && om != null) {
+                        offsets.put(tp, om.offset());
+                    }
+                });
+        return offsets;
     }
 
     /**

@@ -1,10 +1,13 @@
 package dev.seams.streams;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.seams.sink.ManualClock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class ThreadReplacementsTest {
 
     private final ManualClock clock = new ManualClock();
-    private final ThreadReplacements handler = new ThreadReplacements(3, Duration.ofMinutes(10), clock);
+    private final List<String> hooked = new ArrayList<>();
+    private final ThreadReplacements handler = new ThreadReplacements(3, Duration.ofMinutes(10), hooked::add, clock);
     private final RuntimeException death = new IllegalStateException("poisoned record");
 
     @Test
@@ -21,6 +25,24 @@ class ThreadReplacementsTest {
         assertThat(handler.handle(death)).isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
         assertThat(handler.handle(death)).isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
         assertThat(handler.handle(death)).isEqualTo(StreamThreadExceptionResponse.SHUTDOWN_CLIENT);
+        assertThat(hooked).as("the dying thread's name, once per replacement, none for the shutdown")
+                .containsExactly(Thread.currentThread().getName(), Thread.currentThread().getName(), Thread.currentThread().getName());
+    }
+
+    @Test
+    void aStreamThreadsStaticMemberIsTheInstanceIdAndItsIndex() {
+        assertThat(StaticMemberRemoval.memberOf("ds-streams-0b1c2d3e-StreamThread-1", "ds-streams-stand")).contains("ds-streams-stand-1");
+        assertThat(StaticMemberRemoval.memberOf("app-StreamThread-12", "i")).contains("i-12");
+        assertThat(StaticMemberRemoval.memberOf("app-GlobalStreamThread", "i")).isEmpty();
+    }
+
+    @Test
+    void aFailedRemovalIsLoggedNotThrown() {
+        StaticMemberRemoval removal = new StaticMemberRemoval(() -> {
+            throw new IllegalStateException("no broker");
+        }, "ds-streams", "stand");
+        assertThatCode(() -> removal.accept("ds-streams-x-StreamThread-1")).doesNotThrowAnyException();
+        assertThatCode(() -> removal.accept("not-a-stream-thread")).doesNotThrowAnyException();
     }
 
     @Test
