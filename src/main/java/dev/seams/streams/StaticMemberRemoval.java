@@ -6,13 +6,14 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberToRemove;
 import org.apache.kafka.clients.admin.RemoveMembersFromConsumerGroupOptions;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,9 +31,12 @@ import org.slf4j.LoggerFactory;
  * {@code removeMembersFromConsumerGroup}, KIP-345) lets the replacement's join rebalance at once.
  *
  * <p>Never throws: a removal that fails or times out is logged, and the group falls back to waiting for
- * the session timeout (the state before this fix: slower, never incorrect).
+ * the session timeout (the state before this fix: slower, never incorrect). The Admin request itself is
+ * bounded by {@link #TIMEOUT} ({@code timeoutMs}), not only the wait for it: Kafka Streams reuses thread
+ * indexes, so a removal still retrying later could hit a live replacement holding the same id. A thread
+ * that died of {@link FencedInstanceIdException} is not removed: its id belongs to another live member.
  */
-public final class StaticMemberRemoval implements Consumer<String> {
+public final class StaticMemberRemoval implements BiConsumer<String, Throwable> {
 
     /** Kafka Streams names stream thread {@code N} {@code <client id>-StreamThread-N}. */
     private static final Pattern STREAM_THREAD = Pattern.compile("-StreamThread-(\\d+)$");
@@ -68,22 +72,33 @@ public final class StaticMemberRemoval implements Consumer<String> {
     }
 
     /**
-     * Removes the static member of the stream thread named {@code threadName}, waiting at most
+     * Removes the static member of the stream thread named {@code threadName}, the request bounded by
      * {@link #TIMEOUT}; logs the outcome, never throws.
      *
      * @param threadName the dying stream thread's name
+     * @param death      what killed it; a {@link FencedInstanceIdException} in its causes skips the removal
      */
     @Override
-    public void accept(String threadName) {
+    public void accept(String threadName, Throwable death) {
+        for (Throwable t = death; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof FencedInstanceIdException) {
+                LOG.warn("{} was fenced: its static member id belongs to another live member, not removed from group {}",
+                        threadName, groupId);
+                return;
+            }
+        }
         Optional<String> member = memberOf(threadName, instanceId);
         if (member.isEmpty()) {
             LOG.warn("{} is not a stream thread: no static member to remove from group {}", threadName, groupId);
             return;
         }
         try {
-            admin.get().removeMembersFromConsumerGroup(groupId,
-                            new RemoveMembersFromConsumerGroupOptions(List.of(new MemberToRemove(member.get()))))
-                    .all().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            RemoveMembersFromConsumerGroupOptions options =
+                    new RemoveMembersFromConsumerGroupOptions(List.of(new MemberToRemove(member.get())))
+                            .timeoutMs((int) TIMEOUT.toMillis());
+            options.reason("stream thread " + threadName + " died and is replaced");
+            admin.get().removeMembersFromConsumerGroup(groupId, options)
+                    .all().get(TIMEOUT.toMillis() + 1_000, TimeUnit.MILLISECONDS);
             LOG.info("removed static member {} of the dying thread {} from group {}: its replacement joins without "
                     + "waiting for the session timeout", member.get(), threadName, groupId);
         } catch (InterruptedException e) {

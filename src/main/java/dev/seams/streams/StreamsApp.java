@@ -3,15 +3,13 @@ package dev.seams.streams;
 import dev.seams.cli.options.Membership;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -90,7 +88,8 @@ public class StreamsApp implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         StreamsOptions options = new StreamsOptions(applicationId, bootstrapServers, stateDir, cacheMaxBytes,
                 membership.instanceId(), membership.sessionTimeout());
-        KafkaStreams streams = new KafkaStreams(TotalsTopology.build(), StreamsSettings.properties(options));
+        java.util.Properties props = StreamsSettings.properties(options);
+        KafkaStreams streams = new KafkaStreams(TotalsTopology.build(), props);
         CountDownLatch finished = new CountDownLatch(1);
         AtomicBoolean failed = new AtomicBoolean();
         streams.setStateListener((newState, oldState) -> {
@@ -102,11 +101,11 @@ public class StreamsApp implements Callable<Integer> {
                 finished.countDown();
             }
         });
-        AtomicReference<Admin> admin = new AtomicReference<>();
-        Consumer<String> beforeReplace = options.instanceId() == null ? name -> { }
-                : new StaticMemberRemoval(() -> admin.updateAndGet(a -> a != null ? a
-                        : Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))),
-                        applicationId, options.instanceId());
+        // created up front (not on the dying thread, during the outage), with the app's own client settings
+        Admin admin = options.instanceId() == null ? null
+                : Admin.create(new StreamsConfig(props).getAdminConfigs(applicationId + "-member-removal"));
+        BiConsumer<String, Throwable> beforeReplace = admin == null ? (name, death) -> { }
+                : new StaticMemberRemoval(() -> admin, applicationId, options.instanceId());
         streams.setUncaughtExceptionHandler(new ThreadReplacements(ThreadReplacements.DEFAULT_MAX,
                 ThreadReplacements.DEFAULT_WINDOW, beforeReplace));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -115,11 +114,14 @@ public class StreamsApp implements Callable<Integer> {
         }, "ds-streams-shutdown"));
 
         log.info("starting {}", options);
-        streams.start();
-        finished.await();
-        streams.close(CLOSE_TIMEOUT);
-        if (admin.get() != null) {
-            admin.get().close(CLOSE_TIMEOUT);
+        try {
+            streams.start();
+            finished.await();
+            streams.close(CLOSE_TIMEOUT);
+        } finally {
+            if (admin != null) {
+                admin.close(CLOSE_TIMEOUT);
+            }
         }
         return failed.get() ? 1 : 0;
     }

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +33,7 @@ public final class ThreadReplacements implements StreamsUncaughtExceptionHandler
     private final int max;
     private final Duration window;
     private final Clock clock;
-    private final Consumer<String> beforeReplace;
+    private final BiConsumer<String, Throwable> beforeReplace;
     private final Deque<Instant> replaced = new ArrayDeque<>();
 
     /**
@@ -42,21 +42,21 @@ public final class ThreadReplacements implements StreamsUncaughtExceptionHandler
      * @throws IllegalArgumentException for a negative max or a non-positive window
      */
     public ThreadReplacements(int max, Duration window) {
-        this(max, window, name -> { }, Clock.systemUTC());
+        this(max, window, (name, death) -> { }, Clock.systemUTC());
     }
 
     /**
      * @param max           replacements allowed within the window, >= 0
      * @param window        the sliding window, > 0
-     * @param beforeReplace called with the dying stream thread's name before {@code REPLACE_THREAD} is
+     * @param beforeReplace called with the dying stream thread's name and what killed it before {@code REPLACE_THREAD} is
      *                      answered (e.g. {@link StaticMemberRemoval}); must not throw
      * @throws IllegalArgumentException for a negative max or a non-positive window
      */
-    public ThreadReplacements(int max, Duration window, Consumer<String> beforeReplace) {
+    public ThreadReplacements(int max, Duration window, BiConsumer<String, Throwable> beforeReplace) {
         this(max, window, beforeReplace, Clock.systemUTC());
     }
 
-    ThreadReplacements(int max, Duration window, Consumer<String> beforeReplace, Clock clock) {
+    ThreadReplacements(int max, Duration window, BiConsumer<String, Throwable> beforeReplace, Clock clock) {
         if (max < 0 || window.isZero() || window.isNegative()) {
             throw new IllegalArgumentException("need max >= 0 and a positive window, got " + max + " and " + window);
         }
@@ -82,7 +82,7 @@ public final class ThreadReplacements implements StreamsUncaughtExceptionHandler
             replaced.addLast(now);
             LOG.error("stream thread died, replacing it ({} of {} replacements within {})", replaced.size(), max, window,
                     exception);
-            beforeReplace.accept(Thread.currentThread().getName());
+            beforeReplace.accept(Thread.currentThread().getName(), exception);
             return StreamThreadExceptionResponse.REPLACE_THREAD;
         }
         LOG.error("stream thread died {} times within {}: not replacing it again, shutting the client down (exit 1)",

@@ -107,12 +107,12 @@ public final class Groups {
      * @return whether the broker removed members (false if there were none to remove)
      */
     public boolean removeAllMembers(String group) {
+        var removal = stand.admin().removeMembersFromConsumerGroup(group, new RemoveMembersFromConsumerGroupOptions()).all();
         try {
-            Futures.get(stand.admin().removeMembersFromConsumerGroup(group, new RemoveMembersFromConsumerGroupOptions()).all(),
-                    TIMEOUT, "no member of " + group + " removed");
+            Futures.get(removal, TIMEOUT, "no member of " + group + " removed");
             return true;
         } catch (IllegalStateException e) {
-            if (Thread.currentThread().isInterrupted()) {
+            if (e.getCause() instanceof InterruptedException) {
                 throw e;
             }
             LOG.info(e.getMessage());

@@ -126,10 +126,12 @@ public final class StreamsProcess {
      * when nothing runs after it (no group membership to clean up, no 30 s close to wait for). Idempotent.
      */
     public synchronized void discard() {
-        if (process.isAlive()) {
-            process.kill();
-        } else {
-            process.stop();
+        try {
+            if (process.isAlive()) {
+                process.kill();
+            }
+        } finally {
+            process.stop();   // removes a container that exited by itself meanwhile, or nothing (idempotent)
         }
     }
 

@@ -16,7 +16,7 @@ class ThreadReplacementsTest {
 
     private final ManualClock clock = new ManualClock();
     private final List<String> hooked = new ArrayList<>();
-    private final ThreadReplacements handler = new ThreadReplacements(3, Duration.ofMinutes(10), hooked::add, clock);
+    private final ThreadReplacements handler = new ThreadReplacements(3, Duration.ofMinutes(10), (name, why) -> hooked.add(name), clock);
     private final RuntimeException death = new IllegalStateException("poisoned record");
 
     @Test
@@ -41,8 +41,22 @@ class ThreadReplacementsTest {
         StaticMemberRemoval removal = new StaticMemberRemoval(() -> {
             throw new IllegalStateException("no broker");
         }, "ds-streams", "stand");
-        assertThatCode(() -> removal.accept("ds-streams-x-StreamThread-1")).doesNotThrowAnyException();
-        assertThatCode(() -> removal.accept("not-a-stream-thread")).doesNotThrowAnyException();
+        assertThatCode(() -> removal.accept("ds-streams-x-StreamThread-1", death)).doesNotThrowAnyException();
+        assertThatCode(() -> removal.accept("not-a-stream-thread", death)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aFencedThreadsIdBelongsToAnotherMemberAndIsNotRemoved() {
+        List<String> asked = new ArrayList<>();
+        StaticMemberRemoval removal = new StaticMemberRemoval(() -> {
+            asked.add("admin");
+            throw new IllegalStateException("no broker");
+        }, "ds-streams", "stand");
+        removal.accept("ds-streams-x-StreamThread-1", new RuntimeException("commit failed",
+                new org.apache.kafka.common.errors.FencedInstanceIdException("fenced")));
+        assertThat(asked).as("no removal attempted for a fenced thread").isEmpty();
+        removal.accept("ds-streams-x-StreamThread-1", death);
+        assertThat(asked).as("a removal attempted for another death").containsExactly("admin");
     }
 
     @Test
