@@ -80,6 +80,11 @@ public final class SinkCommand implements Callable<Integer> {
             + "a gathered record waits for its insert, e.g. 500ms (default: 1s); the freshness batching costs")
     Duration batchWait;
 
+    @Option(names = "--commit-interval", converter = HumanDuration.class, defaultValue = "1s", description = "commit "
+            + "written batches' offsets at most this often, e.g. 0s for every batch; a crash re-reads up to this much "
+            + "written data (default: ${DEFAULT-VALUE})")
+    Duration commitInterval;
+
     @Mixin
     Membership membership = new Membership();
 
@@ -160,7 +165,8 @@ public final class SinkCommand implements Callable<Integer> {
                 dlqTopic == null ? SinkOptions.defaultDlqTopic(sinkMode) : dlqTopic, maxValueBytes, true, false,
                 membership.instanceId(), membership.sessionTimeout(), Duration.ZERO, topic == null ? sinkMode.topic() : topic,
                 batchRows == 0 ? Batching.PER_POLL
-                        : new Batching(batchRows, batchWait == null ? Batching.DEFAULT_WAIT : batchWait));
+                        : new Batching(batchRows, batchWait == null ? Batching.DEFAULT_WAIT : batchWait),
+                commitInterval);
     }
 
     /**

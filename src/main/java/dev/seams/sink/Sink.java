@@ -120,7 +120,7 @@ public final class Sink {
             if (stopRequested) {
                 session.requestStop();
             }
-            committer = new OffsetCommitter(consumer);
+            committer = new OffsetCommitter(consumer, options.commitInterval());
             session.afterEachPoll(committer::retryPending);
             pending = new PollAccumulator(options.batching(), Clock.systemUTC());
             session.subscribe(options.topic(), listener(consumer, writer, deadLetters));
@@ -209,7 +209,7 @@ public final class Sink {
             counters.uncommitted = Batches.reread(consumer, records, backoff, e.getMessage());
             return;
         }
-        crash.maybeCrash(SinkCrash.Point.AFTER_INSERT, "batch " + Batches.position(records) + " inserted ("
+        crash.maybeCrash(SinkCrash.Point.AFTER_INSERT, () -> "batch " + Batches.position(records) + " inserted ("
                 + batch.inserted + " rows), offsets not committed");
         backoff.reset();
         counters.uncommitted = 0;

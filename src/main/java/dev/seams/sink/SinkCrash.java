@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 
 /**
  * FAULT INJECTION, TEST-ONLY (claim B5, "sink kill -9 mid-batch"): stops the sink at a named point
@@ -90,11 +91,12 @@ public record SinkCrash(Point point, Path trigger) {
      * Stops here if armed ({@link #armed}); otherwise returns at once.
      *
      * @param at     the point the caller has reached
-     * @param detail what is in flight, for the crash line, e.g. {@code batch customer.totals-0@120..419}
+     * @param detail what is in flight, for the crash line, e.g. {@code batch customer.totals-0@120..419};
+     *               built only when armed (issue 13 P1: the position text of every batch showed in the profile)
      */
-    public void maybeCrash(Point at, String detail) {
+    public void maybeCrash(Point at, Supplier<String> detail) {
         if (armed(at)) {
-            crash(at, detail);
+            crash(at, detail.get());
         }
     }
 

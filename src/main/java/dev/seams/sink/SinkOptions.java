@@ -44,19 +44,30 @@ import java.util.function.Consumer;
  *                         e.g. a scratch topic of records in the same shape (issue 13 benchmarks)
  * @param batching         how many polls one insert gathers ({@code --batch-rows}, {@code --batch-wait});
  *                         default {@link Batching#PER_POLL}
+ * @param commitInterval   how long written batches' offsets may wait to be committed together
+ *                         ({@code --commit-interval}; default {@link #DEFAULT_COMMIT_INTERVAL};
+ *                         {@link Duration#ZERO}: each batch's at once; {@link OffsetCommitter})
  */
 public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, SinkMode mode, String groupId,
                           boolean fromStart, boolean dup, Duration runFor, Duration untilIdle, boolean untilCaughtUp,
                           String isolation, CustomerRange customers, String dlqTopic, int maxValueBytes,
                           boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout,
-                          Duration insertDelay, String topic, Batching batching) {
+                          Duration insertDelay, String topic, Batching batching, Duration commitInterval) {
 
     /** The sink's consumer group (DESIGN.md names). */
     public static final String DEFAULT_GROUP = "ds-sink";
 
     /**
+     * Default of {@code --commit-interval}: 1 s. The trade-off (issue 13 P1): one {@code OffsetCommit}
+     * per 1,000-record batch cost the broker ~3 ms of CPU; committing at most once a second lets a crash
+     * re-read up to a second of written records (harmless to FINAL/argMax) and the group's lag trail the
+     * writes by up to a second.
+     */
+    public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ofSeconds(1);
+
+    /**
      * @throws IllegalArgumentException if not exactly one run window is set, isolation is unknown,
-     *                                  maxValueBytes < 1 or the insert delay is negative
+     *                                  maxValueBytes < 1, the insert delay or the commit interval is negative
      * @throws NullPointerException     if a required setting is null
      */
     public SinkOptions {
@@ -71,6 +82,10 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         Objects.requireNonNull(dlqTopic, "dlqTopic");
         Objects.requireNonNull(topic, "topic");
         Objects.requireNonNull(batching, "batching");
+        Objects.requireNonNull(commitInterval, "commitInterval");
+        if (commitInterval.isNegative()) {
+            throw new IllegalArgumentException("commit interval must not be negative, got " + commitInterval);
+        }
         window(runFor, untilIdle, untilCaughtUp);
         if (!"read_committed".equals(isolation) && !"read_uncommitted".equals(isolation)) {
             throw new IllegalArgumentException("isolation must be read_committed or read_uncommitted, got " + isolation);
@@ -81,7 +96,8 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
     }
 
     /**
-     * Every setting but the insert delay (none), the topic (the mode's) and the batching (every poll its own insert).
+     * Every setting but the insert delay (none), the topic (the mode's), the batching (every poll its own insert)
+     * and the commit interval ({@link #DEFAULT_COMMIT_INTERVAL}).
      *
      * @throws IllegalArgumentException as the canonical constructor
      */
@@ -91,7 +107,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
                        boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout) {
         this(bootstrapServers, clickhouse, mode, groupId, fromStart, dup, runFor, untilIdle, untilCaughtUp, isolation,
                 customers, dlqTopic, maxValueBytes, validate, offsetAsVersion, instanceId, sessionTimeout, Duration.ZERO,
-                mode.topic(), Batching.PER_POLL);
+                mode.topic(), Batching.PER_POLL, DEFAULT_COMMIT_INTERVAL);
     }
 
     /**
@@ -230,6 +246,11 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         return copy(b -> b.batching = value);
     }
 
+    /** @return a copy committing written batches' offsets at most this often ({@code --commit-interval}; zero: each batch's) */
+    public SinkOptions withCommitInterval(Duration value) {
+        return copy(b -> b.commitInterval = value);
+    }
+
     /**
      * TEST-ONLY: a copy with the totals contract on or off. Off reproduces the seed's unvalidated
      * consumer for a negative control (G11); it must never be used to run the pipeline.
@@ -267,7 +288,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         change.accept(c);
         return new SinkOptions(bootstrapServers, c.clickhouse, mode, c.groupId, c.fromStart, c.dup, c.runFor,
                 c.untilIdle, c.untilCaughtUp, c.isolation, c.customers, c.dlqTopic, maxValueBytes, c.validate,
-                c.offsetAsVersion, c.instanceId, c.sessionTimeout, c.insertDelay, c.topic, c.batching);
+                c.offsetAsVersion, c.instanceId, c.sessionTimeout, c.insertDelay, c.topic, c.batching, c.commitInterval);
     }
 
     /** The changeable components of one copy, set by a {@code with…} method before the copy is validated. */
@@ -289,6 +310,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         Duration insertDelay;
         String topic;
         Batching batching;
+        Duration commitInterval;
 
         Copy(SinkOptions o) {
             clickhouse = o.clickhouse;
@@ -308,6 +330,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
             insertDelay = o.insertDelay;
             topic = o.topic;
             batching = o.batching;
+            commitInterval = o.commitInterval;
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.seams.bench;
 
+import java.time.Duration;
 import dev.seams.sink.Batching;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
@@ -20,14 +21,24 @@ import dev.seams.stand.Stand;
 public record SinkDrain(long drainNanos, long totalNanos, long inserts, SinkSummary summary) {
 
     /**
-     * @param group    the consumer group (its offsets are ignored: {@code --from-start})
-     * @param batching how polls are gathered into inserts
-     * @return what the run measured
+     * {@link #run(Stand, BenchTables, String, String, Batching, Duration)} with the sink's default commit
+     * interval ({@link SinkOptions#DEFAULT_COMMIT_INTERVAL}).
      */
     public static SinkDrain run(Stand stand, BenchTables tables, String topic, String group, Batching batching) {
+        return run(stand, tables, topic, group, batching, SinkOptions.DEFAULT_COMMIT_INTERVAL);
+    }
+
+    /**
+     * @param group          the consumer group (its offsets are ignored: {@code --from-start})
+     * @param batching       how polls are gathered into inserts
+     * @param commitInterval the sink's {@code --commit-interval} ({@link Duration#ZERO}: every batch's offsets at once)
+     * @return what the run measured
+     */
+    public static SinkDrain run(Stand stand, BenchTables tables, String topic, String group, Batching batching,
+                                Duration commitInterval) {
         SinkOptions options = SinkOptions.defaults(stand.bootstrapServers(), tables.target(), SinkMode.TOTALS)
                 .withTopic(topic).withGroupId(group).withFromStart(true).withUntilCaughtUp().withBatching(batching)
-                .withDlqTopic(topic + ".dlq");
+                .withDlqTopic(topic + ".dlq").withCommitInterval(commitInterval);
         long insertsBefore = tables.insertQueries();
         Sink sink = new Sink(options);
         long t0 = System.nanoTime();

@@ -78,6 +78,14 @@ class SinkCommandTest {
     }
 
     @Test
+    void theCommitIntervalDefaultsToTheOptionsDefaultAndZeroCommitsEachBatch() {
+        assertThat(parse("--bootstrap-servers", "b:1").options().commitInterval()).isEqualTo(SinkOptions.DEFAULT_COMMIT_INTERVAL);
+        assertThat(parse("--bootstrap-servers", "b:1", "--commit-interval", "0s").options().commitInterval()).isZero();
+        assertThat(parse("--bootstrap-servers", "b:1", "--commit-interval", "250ms").options().commitInterval())
+                .isEqualTo(Duration.ofMillis(250));
+    }
+
+    @Test
     void theNewFlagsReachTheOptions() {
         SinkOptions options = parse("--bootstrap-servers", "b:1", "--until-caught-up", "--instance-id", "sink-1",
                 "--session-timeout", "10s", "--clickhouse-timeout", "10s", "--customers", "1..5", "--dup").options();

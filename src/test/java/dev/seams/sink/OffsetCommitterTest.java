@@ -265,4 +265,59 @@ class OffsetCommitterTest {
 
         assertThat(committer.pendingRecords()).as("offset 9 is still unconfirmed").isEqualTo(9);
     }
+
+    /** A commit interval: written batches' offsets wait for it, then go in one asynchronous commit (issue 13 P1). */
+    @Test
+    void withACommitIntervalOffsetsWaitForItThenGoTogether() {
+        long[] now = {0};
+        committer = new OffsetCommitter(consumer, Duration.ofSeconds(1), () -> now[0]);
+
+        committer.commitAsync(Map.of(P0, new OffsetAndMetadata(10)), Map.of(P0, 10L));
+        now[0] += 300_000_000L;
+        committer.commitAsync(Map.of(P0, new OffsetAndMetadata(20), P1, new OffsetAndMetadata(5)), Map.of(P0, 10L, P1, 5L));
+        committer.retryPending();   // a poll within the interval: nothing is sent, not even synchronously
+        assertThat(consumer.attempts).isEmpty();
+        assertThat(committer.deferred()).containsOnly(Map.entry(P0, new OffsetAndMetadata(20)), Map.entry(P1, new OffsetAndMetadata(5)));
+        assertThat(committer.pendingRecords()).isEqualTo(25);
+
+        now[0] += 700_000_000L;
+        committer.retryPending();   // the first poll after the interval sends what waited, once
+        assertThat(consumer.attempts).containsExactly(Map.of(P0, new OffsetAndMetadata(20), P1, new OffsetAndMetadata(5)));
+        assertThat(consumer.committed(Set.of(P0, P1))).containsEntry(P0, new OffsetAndMetadata(20)).containsEntry(P1, new OffsetAndMetadata(5));
+        assertThat(committer.deferred()).isEmpty();
+        assertThat(committer.pendingRecords()).isZero();
+    }
+
+    @Test
+    void deferredOffsetsAreCommittedAtTheEndAndOnRevocation() {
+        committer = new OffsetCommitter(consumer, Duration.ofHours(1), () -> 0L);
+        committer.commitAsync(Map.of(P0, new OffsetAndMetadata(10), P1, new OffsetAndMetadata(3)), Map.of(P0, 10L, P1, 3L));
+
+        committer.onRevoked(List.of(P1));
+        assertThat(consumer.committed(Set.of(P1))).containsEntry(P1, new OffsetAndMetadata(3));
+        assertThat(committer.deferred()).containsOnlyKeys(P0);
+
+        committer.commitAll();
+        assertThat(consumer.committed(Set.of(P0))).containsEntry(P0, new OffsetAndMetadata(10));
+        assertThat(committer.deferred()).isEmpty();
+        assertThat(committer.pendingRecords()).isZero();
+    }
+
+    @Test
+    void deferredOffsetsHoldBackTheCommitOfSkippedPositions() {
+        committer = new OffsetCommitter(consumer, Duration.ofHours(1), () -> 0L);
+        consumer.updateBeginningOffsets(Map.of(P0, 0L, P1, 0L));
+        consumer.seek(P0, 12);
+        consumer.seek(P1, 0);
+        committer.commitAsync(Map.of(P0, new OffsetAndMetadata(11)), Map.of(P0, 11L));
+
+        committer.commitSkipped();   // the position past a marker waits too: committing it would commit the deferred batch's offsets
+        assertThat(consumer.attempts).isEmpty();
+    }
+
+    @Test
+    void aNegativeCommitIntervalIsRejected() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new OffsetCommitter(consumer, Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must not be negative");
+    }
 }

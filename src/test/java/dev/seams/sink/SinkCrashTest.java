@@ -16,7 +16,7 @@ class SinkCrashTest {
         Path trigger = dir.resolve("crash");
         SinkCrash crash = new SinkCrash(SinkCrash.Point.AFTER_INSERT, trigger);
         assertThat(crash.armed(SinkCrash.Point.AFTER_INSERT)).isFalse();
-        crash.maybeCrash(SinkCrash.Point.AFTER_INSERT, "not armed: returns");
+        crash.maybeCrash(SinkCrash.Point.AFTER_INSERT, () -> "not armed: returns");
         Files.createFile(trigger);
         assertThat(crash.armed(SinkCrash.Point.AFTER_INSERT)).isTrue();
         assertThat(crash.armed(SinkCrash.Point.MID_INSERT)).isFalse();

@@ -52,11 +52,14 @@ class SinkOptionsTest {
     @Test
     void theNewSettingsCopyToo() {
         SinkOptions changed = defaults.withOffsetAsVersion(true).withInstanceId("sink-1")
-                .withSessionTimeout(Duration.ofSeconds(10)).withUntilCaughtUp();
+                .withSessionTimeout(Duration.ofSeconds(10)).withUntilCaughtUp().withCommitInterval(Duration.ZERO);
 
         assertThat(changed.offsetAsVersion()).isTrue();
         assertThat(changed.instanceId()).isEqualTo("sink-1");
         assertThat(changed.sessionTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(changed.commitInterval()).isZero();
+        assertThat(defaults.commitInterval()).isEqualTo(SinkOptions.DEFAULT_COMMIT_INTERVAL);
+        assertThatThrownBy(() -> defaults.withCommitInterval(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
         assertThat(changed.window()).isEqualTo(new RunWindow(null, null, true));
         assertThat(changed.withUntilIdle(Duration.ofSeconds(1)).window()).isEqualTo(new RunWindow(null, Duration.ofSeconds(1), false));
         assertThat(changed.withRunFor(Duration.ofSeconds(2)).window()).isEqualTo(new RunWindow(Duration.ofSeconds(2), null, false));

@@ -3,11 +3,16 @@ package dev.seams.stand;
 import static org.awaitility.Awaitility.await;
 
 import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.async.ResultCallback;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.ContainerNetwork;
+import com.github.dockerjava.api.model.Statistics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Network;
 
@@ -25,6 +30,38 @@ public final class ContainerControl {
     /** @param containerId the container's id */
     public ContainerControl(String containerId) {
         this.id = containerId;
+    }
+
+    /**
+     * The container's CPU time so far: Docker's stats, {@code cpu_stats.cpu_usage.total_usage} (all its
+     * processes, user + system). Docker samples a container about once a second and answers a
+     * one-reading request after about two seconds: the value is that of the moment the call returns,
+     * give or take a second (issue 13 P1's CPU accounting).
+     *
+     * @return CPU time, nanoseconds
+     * @throws IllegalStateException if Docker gives no reading within 30 s (e.g. the container is not running)
+     */
+    public long cpuNanos() {
+        CompletableFuture<Statistics> reading = new CompletableFuture<>();
+        try (ResultCallback.Adapter<Statistics> callback = docker.statsCmd(id).withNoStream(true).exec(new ResultCallback.Adapter<>() {
+            @Override
+            public void onNext(Statistics statistics) {
+                reading.complete(statistics);
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                reading.completeExceptionally(error);
+            }
+        })) {
+            Statistics s = Futures.get(reading, Duration.ofSeconds(30), "CPU reading of container " + id);
+            if (s.getCpuStats() == null || s.getCpuStats().getCpuUsage() == null || s.getCpuStats().getCpuUsage().getTotalUsage() == null) {
+                throw new IllegalStateException("Docker's stats of container " + id + " carry no CPU usage: " + s);
+            }
+            return s.getCpuStats().getCpuUsage().getTotalUsage();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

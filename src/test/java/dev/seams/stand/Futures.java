@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Waits for the future of a Kafka client call (Admin API, producer send, a background load) with a
+ * Waits for the future of a client call (Kafka Admin API, producer send, a background load, a Docker reading) with a
  * bound, the one way the harness does so: the thread's interrupt is restored, and a failure, a timeout
  * or an interrupt becomes an {@link IllegalStateException} that says what was asked.
  */

@@ -76,21 +76,25 @@ public final class Topics {
      * backoff (measured once here: two minutes of such retries before the first write).
      *
      * @param topic      the topic to create
-     * @param existingOk whether an existing topic of that name is accepted as it is
+     * @param existingOk whether an existing topic of that name is accepted as it is (its own partition
+     *                   count is waited for then)
      * @throws IllegalStateException if it cannot be created or a partition has no answering leader after 60 s
      */
     public void create(NewTopic topic, boolean existingOk) {
+        boolean existed = false;
         try {
             Futures.get(stand.admin().createTopics(List.of(topic)).all(), "cannot create topic " + topic.name());
         } catch (IllegalStateException e) {
             if (!(existingOk && e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
                 throw e;
             }
+            existed = true;
         }
+        boolean asItIs = existed;   // an existing topic keeps its own partition count
         org.awaitility.Awaitility.await("leaders of " + topic.name() + " answer")
                 .atMost(java.time.Duration.ofSeconds(60)).pollDelay(java.time.Duration.ZERO)
                 .pollInterval(java.time.Duration.ofMillis(100)).ignoreExceptions()
-                .until(() -> endOffsets(topic.name()).size() == topic.numPartitions());
+                .until(() -> endOffsets(topic.name()).size() == (asItIs ? partitionCount(topic.name()) : topic.numPartitions()));
     }
 
     /** @return the number of partitions the broker reports for the topic now */
