@@ -80,9 +80,10 @@ public final class SinkCommand implements Callable<Integer> {
             + "a gathered record waits for its insert, e.g. 500ms (default: 1s); the freshness batching costs")
     Duration batchWait;
 
-    @Option(names = "--commit-interval", converter = HumanDuration.class, defaultValue = "1s", description = "commit "
-            + "written batches' offsets at most this often, e.g. 0s for every batch; a crash re-reads up to this much "
-            + "written data (default: ${DEFAULT-VALUE})")
+    @Option(names = "--commit-interval", converter = HumanDuration.class, defaultValue = "0s", description = "commit "
+            + "written batches' offsets together at most this often, e.g. 1s (fewer OffsetCommit requests); a crash "
+            + "re-reads up to this much written data and the group's lag trails by as long (default: ${DEFAULT-VALUE}, "
+            + "every batch)")
     Duration commitInterval;
 
     @Mixin

@@ -44,11 +44,13 @@ import org.slf4j.LoggerFactory;
  * With a <em>commit interval</em> ({@code --commit-interval}, like the consumer's own
  * {@code auto.commit.interval.ms} or Kafka Connect's {@code offset.flush.interval.ms}) written batches'
  * offsets wait until the interval since the last send has passed and then go in one asynchronous
- * commit ({@link #retryPending()} sends them after a poll too, so a sink at rest commits within one
- * interval and one poll). A crash then re-reads up to one interval of written records (at-least-once,
+ * commit ({@link #retryPending()} sends them after a poll too, so a sink at rest sends its last offsets
+ * within one interval and one poll, and its lag is 0 once they are confirmed and
+ * {@link #commitSkipped()} has moved over the last marker: a poll or two later). A crash then re-reads up to one interval of written records (at-least-once,
  * harmless to FINAL/argMax; claim B5's sink kills) and the group's committed offsets trail what is
  * written by up to that long; issue 13 P1 measured one {@code OffsetCommit} per 1,000-record batch costing
- * the broker about 3 ms of CPU, the largest item the sink added beside the direct insert on 2 cores.
+ * the broker about 3 ms of CPU, the largest item the sink added beside the direct insert on 2 cores. The
+ * sink's default is no interval ({@link SinkOptions#DEFAULT_COMMIT_INTERVAL}: claim B9's lag bound).
  *
  * <p>A poll that returns no record can still move the position: over a transaction's commit or abort
  * marker, or over aborted records a read_committed consumer skips; so can a poll that returns

@@ -33,8 +33,10 @@ import org.slf4j.LoggerFactory;
  * transaction control markers, so a caught-up read_committed sink shows lag 0 at rest, G12) are
  * committed by the {@link OffsetCommitter} (retried, or left to the new owner after a rebalance —
  * never the end of the run; B12): sent asynchronously, so the next poll and write do not wait for
- * the broker's answer; an unconfirmed commit is repeated synchronously after the next poll, before
- * partitions are revoked and at the end of the run. After a poll that left nothing unwritten, the
+ * the broker's answer, and at most once per {@link SinkOptions#commitInterval()} (the batches written
+ * meanwhile go together); an unconfirmed commit is repeated synchronously after the next poll unless
+ * newer offsets of its partitions wait to be sent (they supersede it), and everything unconfirmed
+ * before partitions are revoked and at the end of the run. After a poll that left nothing unwritten, the
  * positions of assigned partitions that moved over transaction markers only are committed too
  * ({@link OffsetCommitter#commitSkipped()}), so the group's lag at rest is 0 whichever fetch brought
  * the last marker — never while gathered records wait for their write.
@@ -125,12 +127,11 @@ public final class Sink {
             pending = new PollAccumulator(options.batching(), Clock.systemUTC());
             session.subscribe(options.topic(), listener(consumer, writer, deadLetters));
             consume(consumer, writer, deadLetters);
-            boolean unconfirmed = committer.pendingRecords() > 0;
             committer.commitAll();
             // a commit still in flight when the window ended kept commitSkipped() from moving over the
             // last transaction's marker: without this the group's lag at rest stays 1 (G12, B12)
             committer.commitSkipped();
-            if (unconfirmed && lastCommitNanos != 0) {
+            if (lastCommitNanos != 0) {   // the drain ends when every written record's offset is committed
                 lastCommitNanos = System.nanoTime();
             }
         }
@@ -169,9 +170,10 @@ public final class Sink {
 
     /**
      * @return how long the run took from the first partition assignment (after the consumer's start
-     *     and group join) to the last offset commit of a written batch, or to the end of the run's
-     *     closing synchronous commit if that commit still had offsets to confirm; zero if nothing
-     *     was written (issue 13 P1: the sink's drain time)
+     *     and group join) to the end of the run's closing commits ({@link OffsetCommitter#commitAll()},
+     *     then {@link OffsetCommitter#commitSkipped()}): every written record's offset committed, the
+     *     same end whatever the commit interval; zero if nothing was written (issue 13 P1: the sink's
+     *     drain time)
      */
     public Duration drainTime() {
         return lastCommitNanos == 0 ? Duration.ZERO : Duration.ofNanos(lastCommitNanos - assignedNanos);

@@ -88,7 +88,7 @@ public record KafkaEnginePeer(long totalNanos, long firstVisibleNanos, long rawR
      * 2026-11-30 when the queue was dropped with a view still attached (its consumer destroyed while
      * subscribed; the class of shutdown bugs ClickHouse fixed in 20.x, ClickHouse/ClickHouse#10910).
      */
-    private static void drop(ClickHouse ch) {
+    static void drop(ClickHouse ch) {
         for (String table : new String[] {RAW + "_mv", FINAL + "_mv", QUEUE, RAW, FINAL}) {
             ch.execute("DROP TABLE IF EXISTS " + table);
         }

@@ -12,8 +12,8 @@ import dev.seams.stand.Stand;
  * One run of the real sink ({@link Sink}, mode totals, in this JVM) over a scratch topic from its
  * start until caught up with its end offsets, into the benchmarks' tables (issue 13 P1, P2).
  *
- * @param drainNanos the sink's own drain time ({@link Sink#drainTime()}: first assignment → last
- *                   offset commit, i.e. without the consumer's start and group join)
+ * @param drainNanos the sink's own drain time ({@link Sink#drainTime()}: first assignment → the end of the
+ *                   closing offset commits, i.e. without the consumer's start and group join)
  * @param totalNanos the whole {@link Sink#run()}: consumer and producer start, group join, drain, close
  * @param inserts    INSERT queries the server ran meanwhile ({@link BenchTables#insertQueries()})
  * @param summary    the sink's summary
