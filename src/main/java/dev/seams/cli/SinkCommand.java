@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -31,12 +33,19 @@ import picocli.CommandLine.Option;
  * invalid offset configuration, fenced {@code --instance-id}); 5 at a permanent write error
  * (ClickHouse: unknown table or column, type mismatch, value out of range, authentication; or the
  * dead-letter topic refusing a record), with the batch's position on stderr and nothing committed.
+ *
+ * <p>SIGTERM (a graceful stop: {@code docker stop}, Kubernetes) ends the run as {@link Sink#stop()} does: the
+ * batch in hand is written and committed, the closing commits are sent, the summary line printed; the JVM
+ * waits at most {@link #SHUTDOWN_WAIT} for it (a batch whose write keeps failing is re-read by the next run).
  */
 @Command(name = "sink", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Consume customer.totals (or orders.events) into ClickHouse, at-least-once.",
         footer = {"", "Exit status: 0 clean run; 1 a batch left uncommitted after retriable failures;",
             "2 usage error; 4 fatal Kafka error; 5 permanent write error (position printed)."})
 public final class SinkCommand implements Callable<Integer> {
+
+    /** How long a SIGTERM waits for the run to finish its batch in hand and its closing commits. */
+    public static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(20);
 
     @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers")
     String bootstrapServers;
@@ -179,6 +188,29 @@ public final class SinkCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Sink sink = new Sink(options()).withCrash(faults.crash());
+        CountDownLatch ended = new CountDownLatch(1);
+        Thread onSigterm = new Thread(() -> {
+            sink.stop();
+            try {
+                ended.await(SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "sink-shutdown");
+        Runtime.getRuntime().addShutdownHook(onSigterm);
+        try {
+            return runOnce(sink);
+        } finally {
+            ended.countDown();
+            try {
+                Runtime.getRuntime().removeShutdownHook(onSigterm);
+            } catch (IllegalStateException shuttingDown) {
+                // the JVM is exiting: the hook has run or runs now, and finds the run ended
+            }
+        }
+    }
+
+    private int runOnce(Sink sink) {
         try {
             summary = sink.run();
         } catch (RunStoppedException e) {

@@ -2,9 +2,12 @@ package dev.seams.sink;
 
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
@@ -20,6 +23,12 @@ import org.slf4j.LoggerFactory;
 public final class Batches {
 
     private static final Logger LOG = LoggerFactory.getLogger(Batches.class);
+    /** One partition of a {@link #position}: {@code <topic>-<partition>@<first>..<last>}. */
+    private static final Pattern PARTITION_RANGE = Pattern.compile("([A-Za-z0-9._-]+)-(\\d+)@(\\d+)\\.\\.(\\d+)");
+
+    /** The offsets of one partition's records in a batch, both ends included. */
+    public record OffsetRange(long first, long last) {
+    }
 
     private Batches() {
     }
@@ -38,6 +47,22 @@ public final class Batches {
                     joined.add(tp + "@" + of.get(0).offset() + ".." + of.get(of.size() - 1).offset());
                 });
         return records.isEmpty() ? "(empty)" : joined.toString();
+    }
+
+    /**
+     * Reads back what {@link #position} wrote, wherever it stands in a text (e.g. the sink's crash line, claim B5).
+     *
+     * @param text any text, e.g. {@code batch customer.totals-0@12..57, customer.totals-2@3..9 inserted}
+     * @return partition → its offset range, in the text's order; empty if the text names none
+     */
+    public static Map<TopicPartition, OffsetRange> parsePosition(String text) {
+        Map<TopicPartition, OffsetRange> ranges = new LinkedHashMap<>();
+        Matcher m = PARTITION_RANGE.matcher(text);
+        while (m.find()) {
+            ranges.put(new TopicPartition(m.group(1), Integer.parseInt(m.group(2))),
+                    new OffsetRange(Long.parseLong(m.group(3)), Long.parseLong(m.group(4))));
+        }
+        return ranges;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -160,10 +161,14 @@ public final class OffsetCommitter {
     }
 
     private void sendDeferredIfDue() {
-        if (deferred.isEmpty() || nanoClock.getAsLong() - lastSentNanos < intervalNanos) {
+        if (deferred.isEmpty()) {
             return;
         }
-        lastSentNanos = nanoClock.getAsLong();
+        long now = nanoClock.getAsLong();
+        if (now - lastSentNanos < intervalNanos) {
+            return;
+        }
+        lastSentNanos = now;
         Map<TopicPartition, OffsetAndMetadata> sent = Map.copyOf(deferred);
         deferred.clear();
         inFlight.putAll(sent);
@@ -199,7 +204,7 @@ public final class OffsetCommitter {
         drop(pending.keySet().stream().filter(tp -> !assigned.contains(tp)).toList(), "no longer assigned");
         sendDeferredIfDue();
         commitPending(pending.keySet().stream().filter(tp -> !deferred.containsKey(tp) && !pending.get(tp).equals(inFlight.get(tp)))
-                .collect(java.util.stream.Collectors.toSet()), true);
+                .collect(Collectors.toSet()), true);
     }
 
     /**

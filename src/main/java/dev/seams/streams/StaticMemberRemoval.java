@@ -106,7 +106,9 @@ public final class StaticMemberRemoval implements BiConsumer<String, Throwable> 
             LOG.warn("interrupted while removing static member {} from group {}", member.get(), groupId);
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
             LOG.warn("could not remove static member {} of the dying thread {} from group {} ({}): the group waits for "
-                    + "its session timeout", member.get(), threadName, groupId, e.getCause() == null ? e : e.getCause());
+                    + "its session timeout", member.get(), threadName, groupId,
+                    // as text: SLF4J takes a Throwable in the last slot as the exception and leaves the {} unfilled
+                    String.valueOf(e.getCause() == null ? e : e.getCause()));
         }
     }
 }

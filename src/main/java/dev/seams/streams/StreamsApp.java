@@ -3,6 +3,7 @@ package dev.seams.streams;
 import dev.seams.cli.options.Membership;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -88,7 +89,7 @@ public class StreamsApp implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         StreamsOptions options = new StreamsOptions(applicationId, bootstrapServers, stateDir, cacheMaxBytes,
                 membership.instanceId(), membership.sessionTimeout());
-        java.util.Properties props = StreamsSettings.properties(options);
+        Properties props = StreamsSettings.properties(options);
         KafkaStreams streams = new KafkaStreams(TotalsTopology.build(), props);
         CountDownLatch finished = new CountDownLatch(1);
         AtomicBoolean failed = new AtomicBoolean();

@@ -2,6 +2,7 @@ package dev.seams.faults;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.sink.Batches;
 import dev.seams.sink.SinkCrash;
 import dev.seams.sink.SinkOptions;
 import dev.seams.stand.ClickHouse;
@@ -14,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 
@@ -68,14 +70,14 @@ public final class SinkKill implements Fault {
         String line = out.substring(at, out.indexOf('\n', at) < 0 ? out.length() : out.indexOf('\n', at));
         int exit = sink.container().kill();
         Map<TopicPartition, Long> committed = topics.committed(SinkOptions.DEFAULT_GROUP, Stand.CUSTOMER_TOTALS);
-        long beyond = rawRowsBeyondCommitted(committed, Map.of());
+        long beyond = rawRowsIn(unread(committed));
         String evidence = "exit code " + exit + "; " + beyond + " raw_totals rows beyond the committed offsets";
         boolean took = exit == Faults.SIGKILL_EXIT;
         if (point == SinkCrash.Point.AFTER_INSERT) {
             // the crashed batch itself must be in ClickHouse and not committed: with a commit interval, rows of
             // earlier batches beyond the committed offsets would prove nothing about where this kill landed
-            Map<Integer, long[]> batch = batchRanges(line);
-            long crashed = batch.isEmpty() ? 0 : rawRowsBeyondCommitted(committed, batch);
+            Map<Integer, Batches.OffsetRange> batch = batchRanges(line);
+            long crashed = batch.isEmpty() ? 0 : rawRowsIn(uncommittedPartOf(batch, committed));
             evidence += ", " + crashed + " of them the crashed batch's";
             took = took && crashed > 0;
         }
@@ -85,35 +87,44 @@ public final class SinkKill implements Fault {
 
     /**
      * @param line the sink's crash line, e.g. {@code … batch customer.totals-0@12..57, customer.totals-2@3..9 inserted …}
-     * @return partition → [first, last] offset of the crashed batch ({@link dev.seams.sink.Batches#position}); empty if none named
+     * @return customer.totals partition → the crashed batch's offsets there ({@link Batches#parsePosition}); empty if none named
      */
-    static Map<Integer, long[]> batchRanges(String line) {
-        Map<Integer, long[]> ranges = new java.util.TreeMap<>();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(Stand.CUSTOMER_TOTALS)
-                + "-(\\d+)@(\\d+)\\.\\.(\\d+)").matcher(line);
-        while (m.find()) {
-            ranges.put(Integer.parseInt(m.group(1)), new long[] {Long.parseLong(m.group(2)), Long.parseLong(m.group(3))});
-        }
+    static Map<Integer, Batches.OffsetRange> batchRanges(String line) {
+        Map<Integer, Batches.OffsetRange> ranges = new TreeMap<>();
+        Batches.parsePosition(line).forEach((tp, range) -> {
+            if (tp.topic().equals(Stand.CUSTOMER_TOTALS)) {
+                ranges.put(tp.partition(), range);
+            }
+        });
+        return ranges;
+    }
+
+    /** @return partition → every offset at or beyond ds-sink's committed one (open upper end) */
+    private static Map<Integer, Batches.OffsetRange> unread(Map<TopicPartition, Long> committed) {
+        Map<Integer, Batches.OffsetRange> ranges = new TreeMap<>();
+        committed.forEach((tp, offset) -> ranges.put(tp.partition(), new Batches.OffsetRange(offset, Long.MAX_VALUE)));
         return ranges;
     }
 
     /**
-     * @param committed ds-sink's committed offset per partition (a partition missing has none: all of it counts)
-     * @param within    partition → [first, last] offsets to count in, or empty for every partition and offset
-     * @return rows of raw_totals at or beyond their partition's committed offset (and within the ranges, if given)
+     * @return partition → the batch's offsets at or beyond ds-sink's committed one (a partition without a
+     *     committed offset counts whole)
      */
-    private long rawRowsBeyondCommitted(Map<TopicPartition, Long> committed, Map<Integer, long[]> within) {
-        String where;
-        if (within.isEmpty()) {
-            where = committed.entrySet().stream().map(en -> "(kafka_partition = " + en.getKey().partition()
-                    + " AND kafka_offset >= " + en.getValue() + ")").collect(Collectors.joining(" OR "));
-        } else {
-            where = within.entrySet().stream().map(en -> {
-                long from = committed.getOrDefault(new TopicPartition(Stand.CUSTOMER_TOTALS, en.getKey()), 0L);
-                return "(kafka_partition = " + en.getKey() + " AND kafka_offset >= " + Math.max(from, en.getValue()[0])
-                        + " AND kafka_offset <= " + en.getValue()[1] + ")";
-            }).collect(Collectors.joining(" OR "));
-        }
+    static Map<Integer, Batches.OffsetRange> uncommittedPartOf(Map<Integer, Batches.OffsetRange> batch,
+                                                              Map<TopicPartition, Long> committed) {
+        Map<Integer, Batches.OffsetRange> ranges = new TreeMap<>();
+        batch.forEach((partition, range) -> ranges.put(partition, new Batches.OffsetRange(
+                Math.max(range.first(), committed.getOrDefault(new TopicPartition(Stand.CUSTOMER_TOTALS, partition), 0L)),
+                range.last())));
+        return ranges;
+    }
+
+    /** @return rows of raw_totals whose (kafka_partition, kafka_offset) lies in one of the ranges; all rows if none given */
+    private long rawRowsIn(Map<Integer, Batches.OffsetRange> ranges) {
+        String where = ranges.entrySet().stream().map(en -> "(kafka_partition = " + en.getKey()
+                        + " AND kafka_offset >= " + en.getValue().first()
+                        + (en.getValue().last() == Long.MAX_VALUE ? "" : " AND kafka_offset <= " + en.getValue().last()) + ")")
+                .collect(Collectors.joining(" OR "));
         return ch.scalar("SELECT count() FROM raw_totals WHERE " + (where.isEmpty() ? "1" : where));
     }
 

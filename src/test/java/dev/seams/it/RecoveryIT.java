@@ -76,6 +76,9 @@ class RecoveryIT {
     /**
      * One recovery, seconds after the restart; NaN where it never happened.
      *
+     * @param streamsUp     the new ds-streams process started Kafka Streams ({@code CREATED -> REBALANCING}): its JVM is up, its clients built
+     *                      (the process start's share of the recovery)
+     * @param streamsRunning the new ds-streams process reached {@code RUNNING}: joined, its tasks restored
      * @param streamsBack   ds-streams' partitions held by the new process (group stable)
      * @param sinkBack      the sink's partitions held by the new process
      * @param streamsLag0   ds-streams' lag 0 on orders.events and the repartition topic (no data record behind), the
@@ -83,7 +86,7 @@ class RecoveryIT {
      * @param sinkLag0      the sink's lag 0 on customer.totals (no data record behind), after ds-streams'
      * @param finalEqualsPg customer_totals FINAL equals PG per customer
      */
-    private record Recovery(Kill kill, double streamsBack, double sinkBack, double streamsLag0, double sinkLag0,
+    private record Recovery(Kill kill, double streamsUp, double streamsRunning, double streamsBack, double sinkBack, double streamsLag0, double sinkLag0,
                             double finalEqualsPg, long streamsRebalances, long sinkRebalances, long sessionsExpired,
                             List<String> streamsRebalanceReasons, List<String> sinkRebalanceReasons, boolean taskCorrupted) {
     }
@@ -116,7 +119,7 @@ class RecoveryIT {
         Recovery fixed = recover(e.part("static membership"), s, StreamsProcess.STAND_INSTANCE_ID, SINK_INSTANCE_ID);
 
         e.table("Recovery after kill -9, seconds from the restart (the same " + LOAD + "-change load each time)",
-                List.of("membership", "ds-streams partitions back", "sink partitions back", "ds-streams lag 0", "sink lag 0",
+                List.of("membership", "ds-streams process up", "ds-streams RUNNING", "ds-streams partitions back", "sink partitions back", "ds-streams lag 0", "sink lag 0",
                         "FINAL = PG", "rebalances ds-streams", "rebalances ds-sink"),
                 List.of(row("dynamic", dynamic), row("static (group.instance.id)", fixed)));
         e.check("static_seconds_to_streams_lag_0", fixed.streamsLag0()).isAtMost(STATIC_MAX_SECONDS,
@@ -187,7 +190,7 @@ class RecoveryIT {
         OrderLoad.Applied applied = driver.await(Duration.ofMinutes(2));
         driver.close();
 
-        double[] t = {Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN};
+        double[] t = {Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN};
         await("ds-streams and the sink recovered, FINAL = PG").atMost(Duration.ofMinutes(3))
                 .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100)).until(() -> {
                     double now = (System.nanoTime() - restartNanos[0]) / 1e9;
@@ -198,13 +201,15 @@ class RecoveryIT {
                             && caughtUp(probe, Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC));
                     firstTime(t, 3, now, () -> !Double.isNaN(t[2]) && caughtUp(probe, SINK_GROUP, Stand.CUSTOMER_TOTALS));
                     firstTime(t, 4, now, () -> !Double.isNaN(t[2]) && Reconciliation.customerTotalsFinal(stand).matches());
-                    return !Double.isNaN(t[0] + t[1] + t[3] + t[4]);
+                    firstTime(t, 5, now, () -> streams.logText().contains(StreamsProcess.STARTING));
+                    firstTime(t, 6, now, () -> streams.logText().contains(StreamsProcess.RUNNING));
+                    return !Double.isNaN(t[0] + t[1] + t[3] + t[4] + t[5] + t[6]);
                 });
         String brokerLog = stand.kafka().since(brokerLogMark);
         sink.kill();
         groups.removeAllMembers(SINK_GROUP);
 
-        Recovery r = new Recovery(kill, round(t[0]), round(t[1]), round(t[2]), round(t[3]), round(t[4]),
+        Recovery r = new Recovery(kill, round(t[5]), round(t[6]), round(t[0]), round(t[1]), round(t[2]), round(t[3]), round(t[4]),
                 Groups.rebalances(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalances(brokerLog, SINK_GROUP),
                 count(brokerLog, "has failed, removing it from the group"),
                 Groups.rebalanceReasons(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalanceReasons(brokerLog, SINK_GROUP),
@@ -224,6 +229,8 @@ class RecoveryIT {
         e.figure("sink_lag_at_kill", r.kill().sinkLag());
         e.figure("streams_exit_status", r.kill().streamsExit());
         e.figure("sink_exit_status", r.kill().sinkExit());
+        e.figure("seconds_to_streams_process_up", r.streamsUp());
+        e.figure("seconds_to_streams_running", r.streamsRunning());
         e.figure("seconds_to_streams_partitions_back", r.streamsBack());
         e.figure("seconds_to_sink_partitions_back", r.sinkBack());
         e.figure("seconds_to_streams_lag_0", r.streamsLag0());
@@ -281,7 +288,7 @@ class RecoveryIT {
     }
 
     private static List<Object> row(String membership, Recovery r) {
-        return List.of(membership, r.streamsBack(), r.sinkBack(), r.streamsLag0(), r.sinkLag0(), r.finalEqualsPg(),
+        return List.of(membership, r.streamsUp(), r.streamsRunning(), r.streamsBack(), r.sinkBack(), r.streamsLag0(), r.sinkLag0(), r.finalEqualsPg(),
                 r.streamsRebalances(), r.sinkRebalances());
     }
 

@@ -32,6 +32,17 @@ class BatchesTest {
     }
 
     @Test
+    void aPositionReadsBackAsWritten() {
+        String line = "sink: crash at after-insert: batch " + Batches.position(batch()) + " inserted (4 rows), offsets not committed";
+
+        assertThat(Batches.parsePosition(line)).containsExactly(
+                Map.entry(P0, new Batches.OffsetRange(12, 57)), Map.entry(P2, new Batches.OffsetRange(3, 9)));
+        assertThat(Batches.parsePosition("customer.totals.dlq-11@0..0"))
+                .containsExactly(Map.entry(new TopicPartition("customer.totals.dlq", 11), new Batches.OffsetRange(0, 0)));
+        assertThat(Batches.parsePosition(Batches.position(ConsumerRecords.empty()))).isEmpty();
+    }
+
+    @Test
     void rewindSeeksEachPartitionToItsFirstRecordAndNextOffsetsAreThePositions() {
         MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest");
         consumer.assign(List.of(P0, P2));

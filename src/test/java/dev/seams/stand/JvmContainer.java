@@ -31,8 +31,9 @@ import org.testcontainers.utility.DockerImageName;
  * ({@code docker network disconnect}/{@code connect}), which a process on the host cannot suffer.
  *
  * <ul>
- *   <li>Classpath: {@link RuntimeClasspath}, every entry bind-mounted read-only at its own absolute path;
- *       the JVM ({@code java} is the entrypoint, so PID 1) runs with {@value #HEAP}.</li>
+ *   <li>Classpath: {@link RuntimeClasspath}, every entry bind-mounted read-only at its own absolute path,
+ *       {@code target/classes} packed into a jar; the JVM ({@code java} is the entrypoint, so PID 1) runs with
+ *       {@value #HEAP} and its start cache ({@link JvmStartCache}: class-data archive, unpacked native libraries; a restart after kill -9 is up sooner).</li>
  *   <li>Each {@link #start()} creates a new container (same alias, mounts and command) whose output goes to
  *       {@code <logDir>/<name>-<n>.log}; {@link #kill()}, {@link #stop()} and {@link #awaitExit(Duration)}
  *       remove it once its exit code is read. Directories given to {@link #withStateDir(Path)} survive.</li>
@@ -56,7 +57,9 @@ public final class JvmContainer implements AutoCloseable {
     private final Path logDir;
     private final List<Path> stateDirs = new ArrayList<>();
     private List<Path> classpath = List.of();
-    private List<String> command = List.of();
+    private JvmStartCache startCache;
+    private String mainClass;
+    private List<String> args = List.of();
     private final java.util.Map<String, String> env = new java.util.LinkedHashMap<>();
     // read by Awaitility's poller threads and the query methods, written under this object's lock
     private volatile GenericContainer<?> container;
@@ -103,14 +106,25 @@ public final class JvmContainer implements AutoCloseable {
         return this;
     }
 
-    /** @return this, running {@code java -Xmx384m -cp <RuntimeClasspath> mainClass args...} */
+    /**
+     * @return this, running {@code java -Xmx384m <AppCDS flags> -cp <RuntimeClasspath> mainClass args...}
+     *     ({@link JvmStartCache}: target/classes as a jar, the class-data archive used or written, native libraries unpacked)
+     */
     public JvmContainer running(String mainClass, List<String> args) {
-        this.classpath = RuntimeClasspath.entries();
-        List<String> c = new ArrayList<>(List.of(HEAP, "-cp",
-                String.join(File.pathSeparator, classpath.stream().map(Path::toString).toList()), mainClass));
-        c.addAll(args);
-        this.command = List.copyOf(c);
+        this.startCache = JvmStartCache.of(name, image, RuntimeClasspath.entries());
+        this.classpath = startCache.classpath();
+        this.mainClass = mainClass;
+        this.args = List.copyOf(args);
         return this;
+    }
+
+    /** @return the command of the next start: the archive's flags are decided per start (it appears after a graceful exit) */
+    private List<String> command() {
+        List<String> c = new ArrayList<>(List.of(HEAP));
+        c.addAll(startCache.jvmFlags());
+        c.addAll(List.of("-cp", String.join(File.pathSeparator, classpath.stream().map(Path::toString).toList()), mainClass));
+        c.addAll(args);
+        return c;
     }
 
     /**
@@ -121,8 +135,8 @@ public final class JvmContainer implements AutoCloseable {
      * @throws org.testcontainers.containers.ContainerLaunchException if Docker cannot start it
      */
     public synchronized void start() {
-        if (command.isEmpty() || isAlive()) {
-            throw new IllegalStateException(name + (command.isEmpty() ? " has no main class" : " is already running"));
+        if (mainClass == null || isAlive()) {
+            throw new IllegalStateException(name + (mainClass == null ? " has no main class" : " is already running"));
         }
         remove();
         starts++;
@@ -137,7 +151,7 @@ public final class JvmContainer implements AutoCloseable {
                 // file mounts work by running alpine, which it tries to pull for minutes on a machine without a registry
                 .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("java").withUser(projectOwner())
                         .getHostConfig().withBinds(binds()))
-                .withCommand(command.toArray(String[]::new));
+                .withCommand(command().toArray(String[]::new));
         container = c;
         try {
             c.start();
@@ -289,6 +303,7 @@ public final class JvmContainer implements AutoCloseable {
     private synchronized int finish(int exitCode) {
         log.awaitEnd(LOG_DRAIN);
         remove();
+        startCache.settle(exitCode);
         return exitCode;
     }
 
@@ -310,8 +325,10 @@ public final class JvmContainer implements AutoCloseable {
 
     private List<Bind> binds() {
         List<Bind> binds = new ArrayList<>();
-        classpath.forEach(p -> binds.add(new Bind(p.toString(), new Volume(p.toString()), AccessMode.ro)));
+        classpath.stream().filter(p -> !p.startsWith(startCache.dir()))   // the packed classes are in the cache directory
+                .forEach(p -> binds.add(new Bind(p.toString(), new Volume(p.toString()), AccessMode.ro)));
         stateDirs.forEach(p -> binds.add(new Bind(p.toString(), new Volume(p.toString()), AccessMode.rw)));
+        binds.add(new Bind(startCache.dir().toString(), new Volume(startCache.dir().toString()), AccessMode.rw));
         return binds;
     }
 

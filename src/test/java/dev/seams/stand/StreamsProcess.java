@@ -26,7 +26,10 @@ public final class StreamsProcess {
     /** The stand's static membership id of ds-streams ({@code --instance-id}). */
     public static final String STAND_INSTANCE_ID = "ds-streams-stand";
 
-    private static final String RUNNING = "streams state: REBALANCING -> RUNNING";
+    /** What the app prints when Kafka Streams starts: its JVM is up and its clients are built (StreamsApp's state listener). */
+    public static final String STARTING = "streams state: CREATED -> REBALANCING";
+    /** What the app prints when it has joined its group and restored its tasks (StreamsApp's state listener). */
+    public static final String RUNNING = "streams state: REBALANCING -> RUNNING";
     private static final String MAIN_CLASS = "dev.seams.streams.StreamsApp";
 
     private final JvmContainer process;

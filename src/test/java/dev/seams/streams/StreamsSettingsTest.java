@@ -25,6 +25,8 @@ class StreamsSettingsTest {
         assertThat(props).doesNotContainKey(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
         assertThat(props).doesNotContainKey(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG));
         assertThat(new StreamsConfig(props).getInt(StreamsConfig.REPLICATION_FACTOR_CONFIG)).isEqualTo(-1);
+        assertThat(new StreamsConfig(props).getRestoreConsumerConfigs("c").get(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG))
+                .as("the restore consumer's fetch.max.wait.ms").isEqualTo(50);
     }
 
     @Test
