@@ -2,6 +2,7 @@ package dev.seams.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,19 +12,42 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-/** The catalog the report lists is CLAIMS.md's (checked where {@code ../shared/CLAIMS.md} is beside the project). */
+/**
+ * The catalog the report lists is the one in the repository ({@code docs/claims.md}), and that one is the
+ * maintainers' {@code ../shared/CLAIMS.md} where it is beside the project.
+ */
 class ClaimCatalogTest {
 
-    @Test
-    void theCatalogHasTheIdsAndTitlesOfClaimsMd() throws Exception {
-        Path claimsMd = Project.root().resolve("../shared/CLAIMS.md");
-        Assumptions.assumeTrue(Files.exists(claimsMd), "no ../shared/CLAIMS.md beside the project");
-        List<String> expected = new ArrayList<>();
-        Matcher m = Pattern.compile("^\\| ([GB]\\d+) \\| ([^|]+) \\|", Pattern.MULTILINE).matcher(Files.readString(claimsMd));
+    private static final Pattern ROW = Pattern.compile("^\\| ([GB]\\d+) \\| ([^|]+) \\|", Pattern.MULTILINE);
+
+    /** @return "id title" of every claim row of a claims catalogue in markdown, in its order */
+    private static List<String> claims(Path markdown) throws IOException {
+        List<String> claims = new ArrayList<>();
+        Matcher m = ROW.matcher(Files.readString(markdown));
         while (m.find()) {
-            expected.add(m.group(1) + " " + m.group(2).strip());
+            claims.add(m.group(1) + " " + m.group(2).strip());
         }
+        return claims;
+    }
+
+    @Test
+    void theCatalogHasTheIdsAndTitlesOfDocsClaimsMd() throws Exception {
+        List<String> expected = claims(Project.root().resolve("docs/claims.md"));
+        assertThat(expected).as("claims of docs/claims.md").isNotEmpty();
         assertThat(ClaimCatalog.load().entries()).extracting(e -> e.id() + " " + e.title()).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void docsClaimsMdHasTheIdsAndTitlesOfTheSharedClaimsMd() throws Exception {
+        Path shared = Project.root().resolve("../shared/CLAIMS.md");
+        Assumptions.assumeTrue(Files.exists(shared), "no ../shared/CLAIMS.md beside the project");
+        assertThat(claims(Project.root().resolve("docs/claims.md"))).containsExactlyElementsOf(claims(shared));
+    }
+
+    @Test
+    void aClaimWithoutTestsSaysWhyInItsNotRunReason() {
+        List<ClaimCatalog.Entry> notBuilt = ClaimCatalog.load().entries().stream().filter(e -> !e.built()).toList();
+        assertThat(notBuilt).allSatisfy(e -> assertThat(e.notRunReason()).startsWith("not built yet"));
     }
 
     @Test

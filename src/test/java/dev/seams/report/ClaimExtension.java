@@ -18,7 +18,9 @@ import org.opentest4j.TestAbortedException;
  * after the test and its {@code @AfterEach} clean-up closes it with the verdict {@link Verdicts}
  * derives. The JUnit outcome follows the verdict: FAIL fails the test even when its body did not
  * throw (a missed {@link Check}, an anomaly); UNVERIFIED aborts it (reported as skipped, with the
- * reason); ENVIRONMENT fails it.
+ * reason); ENVIRONMENT fails it. Against a baseline ({@link Gate}, {@code -Dseams.gate}) every entry or part
+ * that PASSed there and does not PASS now fails the test, whatever its verdict: a proof that vanished turns
+ * the build red (issue 21).
  */
 public final class ClaimExtension implements BeforeEachCallback, ParameterResolver, TestExecutionExceptionHandler,
         AfterEachCallback {
@@ -82,18 +84,20 @@ public final class ClaimExtension implements BeforeEachCallback, ParameterResolv
         Optional<Throwable> thrown = context.getExecutionException();
         Verdicts.Outcome outcome = Verdicts.decide(e, thrown.orElse(null));
         e.finish(outcome);
+        Gate gate = Gate.configured();
         List<String> failed = new ArrayList<>();
-        if (outcome.verdict() == Verdict.FAIL) {
-            failed.add(e.id() + ": " + String.join("; ", outcome.failures()));
-        }
+        List<String> regressed = new ArrayList<>();
+        judge(e, outcome, gate, failed, regressed);
         for (ClaimEvidence part : e.parts()) {
             Verdicts.Outcome p = Verdicts.decide(part, thrown.orElse(null));
             part.finish(p);
-            if (p.verdict() == Verdict.FAIL) {
-                failed.add(part.id() + ": " + String.join("; ", p.failures()));
-            }
+            judge(part, p, gate, failed, regressed);
         }
-        if (thrown.isPresent()) {
+        boolean hardFailure = thrown.isPresent() && !(thrown.get() instanceof TestAbortedException);
+        if (!regressed.isEmpty() && !hardFailure) {
+            failed.add("regression gate against " + gate.describe() + ":\n    " + String.join("\n    ", regressed));
+        }
+        if (thrown.isPresent() && (hardFailure || regressed.isEmpty())) {
             return;
         }
         if (!failed.isEmpty()) {
@@ -101,6 +105,18 @@ public final class ClaimExtension implements BeforeEachCallback, ParameterResolv
         }
         if (outcome.verdict() == Verdict.UNVERIFIED) {
             throw new TestAbortedException("UNVERIFIED: " + outcome.reason());
+        }
+    }
+
+    /** Adds the entry's failures to {@code failed} and, against a gate, its regression to {@code regressed}. */
+    private static void judge(ClaimEvidence entry, Verdicts.Outcome outcome, Gate gate, List<String> failed,
+                              List<String> regressed) {
+        if (outcome.verdict() == Verdict.FAIL) {
+            failed.add(entry.id() + ": " + String.join("; ", outcome.failures()));
+        }
+        Gate.Regression r = gate == null ? null : gate.judge(entry.id(), outcome.verdict(), outcome.reason());
+        if (r != null && outcome.verdict() != Verdict.FAIL) {
+            regressed.add(r.line());
         }
     }
 }

@@ -3,12 +3,17 @@ package dev.seams.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
 
@@ -64,6 +69,58 @@ class ClaimExtensionTest {
         @Claim(id = "G14", title = "a clean-up that fails after a passing body")
         void passes(ClaimEvidence e) {
             e.check("lag", 0).isZero("lag");
+        }
+    }
+
+    static class Gated {
+
+        @Test
+        @Claim(id = "G13", title = "a proof that vanished")
+        void proofVanished(ClaimEvidence e) {
+            throw new FaultNotObservedException("ds-streams idle at the kill");
+        }
+
+        @Test
+        @Claim(id = "G6", title = "an entry the baseline did not pass either", variant = "optimize_on_insert=1")
+        void unverifiedBefore(ClaimEvidence e) {
+            e.unverified("no such setting");
+        }
+
+        @Test
+        @Claim(id = "G14", title = "a part whose proof vanished")
+        void partVanished(ClaimEvidence e) {
+            e.check("lag", 0).isZero("lag");
+            e.part("kill -9 @10%").unverified("no transaction open at the kill");
+        }
+
+        @Test
+        @Claim(id = "G2", title = "still passing")
+        void stillPasses(ClaimEvidence e) {
+            e.check("final_sum", "1.50").isEqualTo("1.5", "FINAL vs PG");
+        }
+    }
+
+    @Test
+    void againstABaselineAnEntryThatPassedThereFailsWhenItNoLongerPasses(@TempDir Path dir) throws Exception {
+        Path baseline = dir.resolve("guarantees.json");
+        Files.writeString(baseline, """
+                {"source": {"commit": "2af64c2f1467"}, "claims": [
+                  {"id": "G13", "verdict": "PASS"}, {"id": "G6[optimize_on_insert=1]", "verdict": "UNVERIFIED"},
+                  {"id": "G14", "verdict": "PASS"}, {"id": "G14[kill -9 @10%]", "verdict": "PASS"}, {"id": "G2", "verdict": "PASS"}]}
+                """);
+        System.setProperty(Gate.PROPERTY, baseline.toString());
+        try {
+            Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(Gated.class)).execute().testEvents();
+            assertThat(events.failed().count()).as("G13 and G14's part were PASS in the baseline").isEqualTo(2);
+            assertThat(events.aborted().count()).as("G6[optimize_on_insert=1] was not PASS there: still only skipped").isEqualTo(1);
+            assertThat(events.succeeded().count()).isEqualTo(1);
+            List<String> messages = events.failed().stream().map(ev -> ev.getPayload(TestExecutionResult.class)
+                    .flatMap(TestExecutionResult::getThrowable).map(Throwable::getMessage).orElse("")).toList();
+            assertThat(messages)
+                    .anySatisfy(m -> assertThat(m).contains("G13: PASS in the baseline, UNVERIFIED now").contains("2af64c2"))
+                    .anySatisfy(m -> assertThat(m).contains("G14[kill -9 @10%]: PASS in the baseline, UNVERIFIED now"));
+        } finally {
+            System.clearProperty(Gate.PROPERTY);
         }
     }
 

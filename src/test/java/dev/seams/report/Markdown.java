@@ -30,6 +30,15 @@ final class Markdown {
             md.append("Run of tier `").append(run.get("tier")).append("`: ").append(run.get("suite_seconds"))
                     .append(" s, ended ").append(run.get("generated_at")).append(".\n");
         }
+        Map<String, Object> gate = (Map<String, Object>) json.get("gate");
+        if (gate != null) {
+            List<String> regressions = (List<String>) gate.getOrDefault("regressions", List.of());
+            md.append("Regression gate against `").append(gate.get("baseline")).append("` (commit ")
+                    .append(gate.get("baseline_commit")).append(", ").append(gate.get("baseline_passes"))
+                    .append(" PASS entries): ").append(regressions.isEmpty() ? "no entry that passed there passes no longer.\n"
+                            : regressions.size() + " entries passed there and do not pass now:\n");
+            regressions.forEach(r -> md.append("- ").append(r).append("\n"));
+        }
         List<Map<String, Object>> claims = (List<Map<String, Object>>) json.getOrDefault("claims", List.of());
         md.append("\n## Summary\n\n| claim | title | verdict | anomalies | seconds | test |\n|---|---|---|---|---|---|\n");
         for (Map<String, Object> c : claims) {

@@ -59,7 +59,7 @@ public final class ReportWriter implements LauncherSessionListener {
         boolean partial = !filter.isBlank() && !filter.startsWith("${");
         Path dir = Project.root().resolve(partial ? "target/partial-report" : "reports");
         Run run = new Run(tier,
-                (System.nanoTime() - openedNanos) / 1e9, Instant.now(), Provenance.of(Project.root()));
+                (System.nanoTime() - openedNanos) / 1e9, Instant.now(), Provenance.of(Project.root()), Gate.configured());
         write(dir, Evidence.suiteFacts(), claims, run, ClaimCatalog.load(), !partial);
     }
 
@@ -70,8 +70,13 @@ public final class ReportWriter implements LauncherSessionListener {
      * @param suiteSeconds its wall time
      * @param finished     when it ended
      * @param source       what it ran
+     * @param gate         the baseline it was gated against ({@code -Dseams.gate}), or null
      */
-    record Run(String tier, double suiteSeconds, Instant finished, Provenance source) {
+    record Run(String tier, double suiteSeconds, Instant finished, Provenance source, Gate gate) {
+
+        Run(String tier, double suiteSeconds, Instant finished, Provenance source) {
+            this(tier, suiteSeconds, finished, source, null);
+        }
     }
 
     /**
@@ -163,6 +168,11 @@ public final class ReportWriter implements LauncherSessionListener {
         }
         json.put("verdicts", verdicts);
         json.put("runs", runs);
+        if (run.gate() != null) {
+            Map<String, Object> gate = new LinkedHashMap<>(run.gate().toJson());
+            gate.put("regressions", run.gate().regressions(Map.of("claims", entries)).stream().map(Gate.Regression::line).toList());
+            json.put("gate", gate);
+        }
         json.put("claims", entries);
         return json;
     }

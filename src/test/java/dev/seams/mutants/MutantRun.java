@@ -1,0 +1,252 @@
+package dev.seams.mutants;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seams.report.Gate;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one {@link Mutant} (issue 21): copies the tree ({@code pom.xml}, {@code src/}, {@code containers/}) to
+ * {@code <work>/<id>/tree} — never touching the working tree — applies the patch there with {@code git apply},
+ * then builds and tests the copy with Maven, as a user's CI would: {@code mvn verify} of the mutant's tier, gated
+ * against the baseline report ({@code -Dseams.gate}, {@link Gate}), its unit tests run without stopping the
+ * build ({@code -Dseams.unit.failure.ignore=true}) so that the claims are asked too. First only the expected
+ * claims ({@code -Dit.test}); if they let the mutant survive, the rest of its tier.
+ *
+ * <p>Killed means the build went red because of a claim: an entry FAILed, or an entry that PASSed in the baseline
+ * does not PASS (the gate). The unit tests that failed are recorded beside, never counted as the kill.
+ */
+public final class MutantRun {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MutantRun.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * How the tier runs its mutants.
+     *
+     * @param root         the project root (the tree copied)
+     * @param work         where the copies go, e.g. {@code target/mutants}
+     * @param baseline     the baseline report the copies are gated against
+     * @param profile      the stand profile ({@code -Dseams.profile})
+     * @param mvn          the Maven executable
+     * @param widen        whether a survivor of its expected claims runs the rest of its tier
+     * @param buildTimeout the longest one build of a copy may take
+     */
+    public record Settings(Path root, Path work, Path baseline, String profile, String mvn, boolean widen, Duration buildTimeout) {
+    }
+
+    /**
+     * One Maven build of a copy.
+     *
+     * @param selector     the {@code -Dit.test} selector, or {@code (whole tier)}
+     * @param exit         Maven's exit status (-1: timed out, killed)
+     * @param seconds      its wall time
+     * @param log          its output
+     * @param killers      entries that FAILed or regressed against the baseline, one line each
+     * @param unitFailures unit tests that failed ({@code Class#method})
+     * @param entries      how many report entries the build produced
+     */
+    public record Build(String selector, int exit, double seconds, Path log, List<String> killers, List<String> unitFailures,
+                        int entries) {
+
+        boolean killed() {
+            return exit != 0 && !killers.isEmpty();
+        }
+    }
+
+    /**
+     * A mutant's outcome.
+     *
+     * @param mutant   the mutant
+     * @param verdict  {@code KILLED}, {@code SURVIVED} (every build green, or red only through unit tests) or
+     *                 {@code ERROR} (the patch does not apply, the copy does not build, a build timed out without a kill)
+     * @param killedBy the build that killed it: {@code expected claims} or {@code rest of the tier}; empty if not killed
+     * @param detail   why, for ERROR and SURVIVED
+     * @param builds   every build, in order
+     * @param seconds  the mutant's wall time
+     */
+    public record Result(Mutant mutant, String verdict, String killedBy, String detail, List<Build> builds, double seconds) {
+
+        /** @return every entry that killed it (entry id only), in order */
+        public List<String> killerEntries() {
+            Set<String> ids = new LinkedHashSet<>();
+            builds.stream().filter(Build::killed).flatMap(b -> b.killers().stream()).forEach(k -> ids.add(k.substring(0, k.indexOf(": "))));
+            return List.copyOf(ids);
+        }
+
+        /** @return every unit test that failed on the mutant */
+        public List<String> unitFailures() {
+            Set<String> all = new LinkedHashSet<>();
+            builds.forEach(b -> all.addAll(b.unitFailures()));
+            return List.copyOf(all);
+        }
+    }
+
+    private MutantRun() {
+    }
+
+    /**
+     * @param mutant   the mutant
+     * @param settings how to run it
+     * @return its outcome (never throws for a failing build: that is an outcome)
+     * @throws UncheckedIOException if the copy cannot be made
+     */
+    public static Result run(Mutant mutant, Settings settings) {
+        long t0 = System.nanoTime();
+        Path dir = settings.work().resolve(mutant.id());
+        Path tree = dir.resolve("tree");
+        List<Build> builds = new ArrayList<>();
+        copy(settings.root(), tree);
+        Command apply = Command.run(tree, List.of("git", "apply", "--whitespace=nowarn", mutant.patch().toAbsolutePath().toString()),
+                dir.resolve("apply.log"), Duration.ofMinutes(1));
+        if (apply.exit() != 0) {
+            return new Result(mutant, "ERROR", "", "the patch does not apply to this tree: " + apply.tail(), builds, seconds(t0));
+        }
+        Build expected = build(mutant, settings, tree, dir, String.join(",", mutant.expected()), 1);
+        builds.add(expected);
+        if (expected.killed()) {
+            return new Result(mutant, "KILLED", "expected claims", "", builds, seconds(t0));
+        }
+        if (expected.exit() != 0 && expected.entries() == 0) {
+            return new Result(mutant, "ERROR", "", "the copy did not build or ran no claim (exit " + expected.exit() + "): see "
+                    + expected.log(), builds, seconds(t0));
+        }
+        if (!settings.widen()) {
+            return new Result(mutant, "SURVIVED", "", "its expected claims passed; the rest of the tier was not run", builds, seconds(t0));
+        }
+        Build rest = build(mutant, settings, tree, dir, null, 2);
+        builds.add(rest);
+        if (rest.killed()) {
+            return new Result(mutant, "KILLED", "rest of the tier", "", builds, seconds(t0));
+        }
+        return new Result(mutant, rest.exit() != 0 && rest.entries() == 0 ? "ERROR" : "SURVIVED", "",
+                "every claim of the " + mutant.tier() + " tier passed on it (exit " + rest.exit() + ")", builds, seconds(t0));
+    }
+
+    private static Build build(Mutant mutant, Settings settings, Path tree, Path dir, String selector, int n) {
+        List<String> args = new ArrayList<>(List.of(settings.mvn(), "-B", "-ntp", "verify", "-Dseams.profile=" + settings.profile(),
+                "-Dseams.gate=" + settings.baseline().toAbsolutePath(), "-Dseams.unit.failure.ignore=true"));
+        if (mutant.tier().equals("faults")) {
+            args.add("-Pfaults");
+        }
+        if (selector != null) {
+            args.add("-Dit.test=" + selector);
+        }
+        Path log = dir.resolve("build-" + n + ".log");
+        LOG.info("mutant {}: build {} ({}), log {}", mutant.id(), n, selector == null ? "its whole tier" : selector, log);
+        long t0 = System.nanoTime();
+        Command c = Command.run(tree, args, log, settings.buildTimeout());
+        StandLeftovers.remove();
+        Path report = tree.resolve(selector == null ? "reports/guarantees.json" : "target/partial-report/guarantees.json");
+        Map<String, Object> json = read(report);
+        List<String> killers = new ArrayList<>();
+        Gate gate = Gate.of(read(settings.baseline()), settings.baseline().toString());
+        gate.regressions(json).forEach(r -> killers.add(r.line()));
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> claims = (List<Map<String, Object>>) json.getOrDefault("claims", List.of());
+        claims.stream().filter(e -> "FAIL".equals(e.get("verdict")))
+                .filter(e -> killers.stream().noneMatch(k -> k.startsWith(e.get("id") + ": ")))
+                .forEach(e -> killers.add(e.get("id") + ": FAIL (" + e.getOrDefault("reason", "") + ")"));
+        return new Build(selector == null ? "(whole tier)" : selector, c.exit(), seconds(t0), log, killers,
+                SurefireResults.failures(tree.resolve("target/surefire-reports")), claims.size());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> read(Path report) {
+        if (!Files.isRegularFile(report)) {
+            return Map.of();
+        }
+        try {
+            return JSON.readValue(report.toFile(), Map.class);
+        } catch (IOException e) {
+            return Map.of();
+        }
+    }
+
+    /** Copies pom.xml, src/ and containers/ (no build output) into an emptied {@code to}. */
+    static void copy(Path root, Path to) {
+        try {
+            if (Files.exists(to)) {
+                try (Stream<Path> old = Files.walk(to)) {
+                    for (Path p : old.sorted((a, b) -> b.compareTo(a)).toList()) {
+                        Files.delete(p);
+                    }
+                }
+            }
+            Files.createDirectories(to);
+            Files.copy(root.resolve("pom.xml"), to.resolve("pom.xml"));
+            for (String top : List.of("src", "containers")) {
+                Path from = root.resolve(top);
+                try (Stream<Path> walk = Files.walk(from)) {
+                    for (Path p : walk.filter(p -> !from.relativize(p).toString().matches("(.*/)?target(/.*)?")).toList()) {
+                        Path target = to.resolve(root.relativize(p).toString());
+                        if (Files.isDirectory(p)) {
+                            Files.createDirectories(target);
+                        } else {
+                            Files.copy(p, target);
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy the tree to " + to, e);
+        }
+    }
+
+    private static double seconds(long since) {
+        return Math.round((System.nanoTime() - since) / 1e8) / 10.0;
+    }
+
+    /**
+     * A child process, its output into a log file, bounded in time (the whole process tree is killed at the bound).
+     *
+     * @param exit its exit status, -1 if it was killed at the bound
+     * @param log  its output
+     */
+    record Command(int exit, Path log) {
+
+        static Command run(Path dir, List<String> args, Path log, Duration timeout) {
+            try {
+                Files.createDirectories(log.getParent());
+                Process p = new ProcessBuilder(args).directory(dir.toFile()).redirectErrorStream(true)
+                        .redirectOutput(log.toFile()).start();
+                if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+                    p.descendants().forEach(ProcessHandle::destroyForcibly);
+                    p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                    Files.writeString(log, "\n[mutation tier] killed after " + timeout + "\n", StandardCharsets.UTF_8,
+                            java.nio.file.StandardOpenOption.APPEND);
+                    return new Command(-1, log);
+                }
+                return new Command(p.exitValue(), log);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot run " + args, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while running " + args, e);
+            }
+        }
+
+        /** @return the last lines of the log, for a message */
+        String tail() {
+            try {
+                List<String> lines = Files.readAllLines(log);
+                return String.join(" | ", lines.subList(Math.max(0, lines.size() - 5), lines.size()));
+            } catch (IOException e) {
+                return "(no log: " + e.getMessage() + ")";
+            }
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package dev.seams.mutants;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.seams.report.ClaimCatalog;
+import dev.seams.report.Provenance;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes {@code mutants.json} and {@code mutants.md} (issue 21): per mutant what it models, its tier, killed or
+ * not, by which entries and which build, the unit tests that caught it, the time; per claim the mutants its
+ * entries killed, or why no mutant applies to it (the matrix claims × mutants). The source it was produced from
+ * is named like the claims report's ({@link Provenance}; {@code CommittedReportTest} checks the committed one).
+ */
+final class MutantsReport {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private MutantsReport() {
+    }
+
+    /**
+     * @param results   the mutants' outcomes, in catalogue order
+     * @param catalog   the catalogue (for the reasons of claims without mutants)
+     * @param claims    the claims catalogue
+     * @param settings  how the tier ran
+     * @param source    the tree the mutants were applied to
+     * @param seconds   the tier's wall time
+     * @return the report as plain maps and lists
+     */
+    static Map<String, Object> toJson(List<MutantRun.Result> results, MutantCatalog catalog, ClaimCatalog claims,
+                                      MutantRun.Settings settings, Provenance source, Map<String, Object> baseline, double seconds) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("generated_at", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        json.put("profile", settings.profile());
+        json.put("source", source.toJson());
+        @SuppressWarnings("unchecked")
+        Map<String, Object> baseSource = (Map<String, Object>) baseline.getOrDefault("source", Map.of());
+        Map<String, Object> base = new LinkedHashMap<>();
+        base.put("report", settings.root().relativize(settings.baseline().toAbsolutePath()).toString());
+        base.put("commit", baseSource.get("commit"));
+        base.put("same_source", source.contentHash().equals(baseSource.get("content_hash")));
+        json.put("baseline", base);
+        json.put("seconds", Math.round(seconds * 10) / 10.0);
+        Map<String, Object> summary = new LinkedHashMap<>();
+        summary.put("mutants", results.size());
+        for (String v : List.of("KILLED", "SURVIVED", "ERROR")) {
+            summary.put(v.toLowerCase(), results.stream().filter(r -> r.verdict().equals(v)).count());
+        }
+        for (String tier : Mutant.TIERS) {
+            summary.put("killed_in_" + tier + "_tier", results.stream().filter(r -> r.verdict().equals("KILLED") && r.mutant().tier().equals(tier)).count());
+        }
+        summary.put("caught_by_unit_tests", results.stream().filter(r -> !r.unitFailures().isEmpty()).count());
+        json.put("summary", summary);
+        List<Map<String, Object>> mutants = new ArrayList<>();
+        for (MutantRun.Result r : results) {
+            Mutant m = r.mutant();
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("id", m.id());
+            one.put("models", m.models());
+            one.put("kind", m.kind());
+            one.put("reference", m.reference());
+            one.put("tier", m.tier());
+            one.put("files", m.files());
+            one.put("expected", m.expected());
+            one.put("expected_entries", m.entries());
+            one.put("verdict", r.verdict());
+            one.put("killed", r.verdict().equals("KILLED"));
+            one.put("killed_by_build", r.killedBy());
+            one.put("killer_entries", r.killerEntries());
+            one.put("killers", r.builds().stream().filter(MutantRun.Build::killed).flatMap(b -> b.killers().stream()).toList());
+            one.put("unit_tests_failed", r.unitFailures());
+            one.put("detail", r.detail());
+            one.put("seconds", r.seconds());
+            List<Map<String, Object>> builds = new ArrayList<>();
+            for (MutantRun.Build b : r.builds()) {
+                Map<String, Object> build = new LinkedHashMap<>();
+                build.put("selector", b.selector());
+                build.put("exit", b.exit());
+                build.put("seconds", b.seconds());
+                build.put("entries", b.entries());
+                builds.add(build);
+            }
+            one.put("builds", builds);
+            mutants.add(one);
+        }
+        json.put("mutants", mutants);
+        List<Map<String, Object>> matrix = new ArrayList<>();
+        for (ClaimCatalog.Entry c : claims.entries()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("id", c.id());
+            row.put("title", c.title());
+            List<String> killed = results.stream().filter(r -> r.killerEntries().stream().anyMatch(e -> ClaimCatalog.claimId(e).equals(c.id())))
+                    .map(r -> r.mutant().id()).toList();
+            row.put("killed", killed);
+            if (killed.isEmpty()) {
+                row.put("why_none", !c.built() ? c.notRunReason() : catalog.withoutMutants().getOrDefault(c.id(), ""));
+            }
+            matrix.add(row);
+        }
+        json.put("claims", matrix);
+        return json;
+    }
+
+    /** Writes both files into {@code dir}. */
+    @SuppressWarnings("unchecked")
+    static void write(Path dir, Map<String, Object> json) {
+        try {
+            Files.createDirectories(dir);
+            Files.writeString(dir.resolve("mutants.json"), JSON.writeValueAsString(json) + "\n");
+            Files.writeString(dir.resolve("mutants.md"), markdown(json));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the mutants report to " + dir, e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    static String markdown(Map<String, Object> json) {
+        List<Map<String, Object>> mutants = (List<Map<String, Object>>) json.get("mutants");
+        Map<String, Object> source = (Map<String, Object>) json.get("source");
+        Map<String, Object> baseline = (Map<String, Object>) json.get("baseline");
+        StringBuilder md = new StringBuilder("# seams — the mutation tier: does the gate catch regressions?\n\n");
+        md.append("Generated ").append(json.get("generated_at")).append(" by `mvn verify -Pmutants` (profile `").append(json.get("profile"))
+                .append("`) from source `").append(source.get("content_hash")).append("` (commit ").append(source.get("commit"))
+                .append(source.get("dirty").equals(Boolean.TRUE) ? ", with uncommitted changes" : "").append("), in ")
+                .append(json.get("seconds")).append(" s.\n\n");
+        md.append("Each mutant is a realistic regression applied to a copy of the tree, which is then built and tested as a ")
+                .append("user's CI would (`mvn verify` of its tier), gated against the baseline report `").append(baseline.get("report"))
+                .append("` (commit ").append(baseline.get("commit")).append(baseline.get("same_source").equals(Boolean.TRUE)
+                        ? ", produced from this same source" : ", produced from another source").append("): **killed** means the build ")
+                .append("went red because a claim entry FAILed or an entry that PASSed in the baseline no longer PASSes. ")
+                .append("The claims expected to catch it run first; a survivor runs the rest of its tier. Unit tests that ")
+                .append("failed are listed beside, never counted as the kill. Summary: ").append(json.get("summary")).append(".\n\n");
+        md.append("| # | mutant | models | tier | verdict | killed by | unit tests that failed | seconds |\n|---|---|---|---|---|---|---|---|\n");
+        for (int i = 0; i < mutants.size(); i++) {
+            Map<String, Object> m = mutants.get(i);
+            List<String> killers = (List<String>) m.get("killer_entries");
+            md.append("| ").append(i + 1).append(" | `").append(m.get("id")).append("` | ").append(cell(m.get("models")))
+                    .append(" (").append(m.get("kind")).append(reference(m)).append(") | ").append(m.get("tier")).append(" | **")
+                    .append(m.get("verdict")).append("** | ").append(killers.isEmpty() ? cell(m.get("detail"))
+                            : cell(String.join(", ", killers)) + " (" + m.get("killed_by_build") + ")")
+                    .append(" | ").append(cell(String.join(", ", (List<String>) m.get("unit_tests_failed")))).append(" | ")
+                    .append(m.get("seconds")).append(" |\n");
+        }
+        md.append("\n## Claims × mutants\n\nA mark where an entry of the claim (row) turned red on the mutant (column, numbered as above).\n\n| claim |");
+        for (int i = 0; i < mutants.size(); i++) {
+            md.append(' ').append(i + 1).append(" |");
+        }
+        md.append(" why none |\n|---|").append("---|".repeat(mutants.size())).append("---|\n");
+        for (Map<String, Object> c : (List<Map<String, Object>>) json.get("claims")) {
+            List<String> killed = (List<String>) c.get("killed");
+            md.append("| ").append(c.get("id")).append(" |");
+            for (Map<String, Object> m : mutants) {
+                md.append(killed.contains(m.get("id")) ? " ● |" : "  |");
+            }
+            md.append(' ').append(cell(c.getOrDefault("why_none", ""))).append(" |\n");
+        }
+        md.append("\n## What each mutant changes\n\n");
+        for (int i = 0; i < mutants.size(); i++) {
+            Map<String, Object> m = mutants.get(i);
+            md.append("- **").append(i + 1).append(". `").append(m.get("id")).append("`** — files ")
+                    .append(String.join(", ", (List<String>) m.get("files"))).append("; expected: ")
+                    .append(String.join("; ", (List<String>) m.get("expected_entries"))).append(" (run first: `")
+                    .append(String.join(",", (List<String>) m.get("expected"))).append("`); builds: ")
+                    .append(m.get("builds")).append(".\n");
+            for (String k : (List<String>) m.get("killers")) {
+                md.append("  - ").append(cell(k)).append('\n');
+            }
+        }
+        return md.toString();
+    }
+
+    private static String reference(Map<String, Object> m) {
+        String ref = String.valueOf(m.getOrDefault("reference", ""));
+        return ref.isBlank() ? "" : "; " + ref;
+    }
+
+    private static String cell(Object text) {
+        return String.valueOf(text).replace("|", "\\|").replace("\n", " ");
+    }
+}
