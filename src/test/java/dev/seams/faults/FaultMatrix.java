@@ -65,6 +65,10 @@ public final class FaultMatrix {
     public static final double POINT_TOLERANCE = 0.1;
     /** Where the fault is injected, share of the load committed in PG. */
     public static final double[] POINTS = {0.1, 0.5, 0.9};
+    /** Changes of a quick run ({@link Plan#quick()}): the default tier's cheap version of a fault, one injection. */
+    public static final int QUICK_CHANGES = 2_000;
+    /** Where a quick run injects its fault. */
+    public static final double[] QUICK_POINTS = {0.5};
     /** The orders sink's group (mode dedup-demo into order_dedup). */
     public static final String ORDERS_GROUP = "ds-sink-orders";
 
@@ -97,29 +101,34 @@ public final class FaultMatrix {
      * @param stalledGroup       a group whose lag must grow while the fault is on (part of the proof), or null
      * @param stalledTopic       its topic
      * @param sinkOutput         the totals sink's output so far
+     * @param changes            the load's changes
+     * @param points             where the fault is injected, shares of the load
      */
     public record Plan(String name, Fault fault, long seed, boolean redeliveryExpected, boolean retriesExpected,
                        String stalledGroup, String stalledTopic, double changesPerSecond,
-                       java.util.function.Supplier<String> sinkOutput) {
+                       java.util.function.Supplier<String> sinkOutput, int changes, double[] points) {
 
-        /** @return a plan with no stall and no retries expected, paced at {@value #CHANGES_PER_SECOND} changes/s */
+        /**
+         * @return a plan with no stall and no retries expected, paced at {@value #CHANGES_PER_SECOND} changes/s, a load of
+         *     {@value #LOAD_CHANGES} changes and the fault at 10/50/90 %
+         */
         public static Plan of(String name, Fault fault, long seed, java.util.function.Supplier<String> sinkOutput) {
-            return new Plan(name, fault, seed, false, false, null, null, CHANGES_PER_SECOND, sinkOutput);
+            return new Plan(name, fault, seed, false, false, null, null, CHANGES_PER_SECOND, sinkOutput, LOAD_CHANGES, POINTS);
         }
 
         /** @return this plan, requiring the redelivery the fault causes in the raw twin */
         public Plan redelivering() {
-            return new Plan(name, fault, seed, true, retriesExpected, stalledGroup, stalledTopic, changesPerSecond, sinkOutput);
+            return new Plan(name, fault, seed, true, retriesExpected, stalledGroup, stalledTopic, changesPerSecond, sinkOutput, changes, points);
         }
 
         /** @return this plan, requiring the sink's failed writes while the fault is on */
         public Plan retrying() {
-            return new Plan(name, fault, seed, redeliveryExpected, true, stalledGroup, stalledTopic, changesPerSecond, sinkOutput);
+            return new Plan(name, fault, seed, redeliveryExpected, true, stalledGroup, stalledTopic, changesPerSecond, sinkOutput, changes, points);
         }
 
         /** @return this plan, requiring that the group's lag on the topic grows while the fault is on */
         public Plan stalling(String group, String topic) {
-            return new Plan(name, fault, seed, redeliveryExpected, retriesExpected, group, topic, changesPerSecond, sinkOutput);
+            return new Plan(name, fault, seed, redeliveryExpected, retriesExpected, group, topic, changesPerSecond, sinkOutput, changes, points);
         }
 
         /**
@@ -128,7 +137,16 @@ public final class FaultMatrix {
          * @return this plan at that pace
          */
         public Plan paced(double rate) {
-            return new Plan(name, fault, seed, redeliveryExpected, retriesExpected, stalledGroup, stalledTopic, rate, sinkOutput);
+            return new Plan(name, fault, seed, redeliveryExpected, retriesExpected, stalledGroup, stalledTopic, rate, sinkOutput, changes, points);
+        }
+
+        /**
+         * @return this plan as the default tier's cheap version of the fault (issue 21): a load of
+         *     {@value #QUICK_CHANGES} changes, one injection at 50 %, the same checks
+         */
+        public Plan quick() {
+            return new Plan(name, fault, seed, redeliveryExpected, retriesExpected, stalledGroup, stalledTopic, changesPerSecond, sinkOutput,
+                    QUICK_CHANGES, QUICK_POINTS);
         }
     }
 
@@ -136,7 +154,7 @@ public final class FaultMatrix {
     }
 
     /**
-     * Runs one fault at 10/50/90 % of one load and records everything into {@code e} (the fault's
+     * Runs one fault at the plan's points (10/50/90 %, or 50 % for a quick plan) of one load and records everything into {@code e} (the fault's
      * entry) and its parts {@code <fault>@10%} etc.
      */
     public static void run(ClaimEvidence e, StandContext s, Plan plan) {
@@ -154,7 +172,7 @@ public final class FaultMatrix {
         });
         OffsetSampler sampler = new OffsetSampler(topics, ch, dev.seams.sink.SinkOptions.DEFAULT_GROUP);
         LagSampler lags = new LagSampler(stand, LAG_PERIOD_MS, Map.of(ROWS_SERIES, () -> ch.scalar("SELECT count() FROM raw_totals")));
-        OrderLoad load = OrderLoad.plan(LOAD_CHANGES, CUSTOMERS, plan.seed(), OrderLoad.Mix.REAL);
+        OrderLoad load = OrderLoad.plan(plan.changes(), CUSTOMERS, plan.seed(), OrderLoad.Mix.REAL);
         long t0 = System.nanoTime();
         List<Shot<Injected>> shots;
         OrderLoad.Applied applied;
@@ -164,7 +182,7 @@ public final class FaultMatrix {
         SinkSummary ordersSummary;
         try {
             try (LoadDriver driver = LoadDriver.start(stand, load, BATCH, plan.changesPerSecond())) {
-                shots = FaultSchedule.atProgress(driver::progress, POINTS).within(Duration.ofMinutes(5))
+                shots = FaultSchedule.atProgress(driver::progress, plan.points()).within(Duration.ofMinutes(5))
                         .pollEvery(Duration.ofMillis(100)).run(target -> inject(plan, topics, lags, target));
                 applied = driver.await(Duration.ofMinutes(10));
             }
@@ -183,7 +201,8 @@ public final class FaultMatrix {
         }
         String chart = "b5-" + plan.name() + "-lag.svg";
         LagChart.write(Project.root().resolve("reports").resolve(chart), "B5 " + plan.name() + ": lag and rows in raw_totals, "
-                + "the fault injected and healed at 10/50/90 % of the load", lags.samples(), lags.marks());
+                + "the fault injected and healed at " + java.util.Arrays.stream(plan.points()).mapToObj(FaultSchedule::percent)
+                .collect(Collectors.joining("/")) + " of the load", lags.samples(), lags.marks());
         e.chart(chart, "Lag over time and rows stored in raw_totals, " + plan.name() + " (red: injected, green: healed)");
         ordersSummary = ordersRun.join();
 

@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one {@link Mutant} (issue 21): copies the tree ({@code pom.xml}, {@code src/}, {@code containers/}) to
+ * Runs one {@link Mutant} (issue 21): copies the tree ({@code pom.xml}, {@code src/}, {@code containers/}, {@code docs/}) to
  * {@code <work>/<id>/tree} — never touching the working tree — applies the patch there with {@code git apply},
  * then builds and tests the copy with Maven, as a user's CI would: {@code mvn verify} of the mutant's tier, gated
  * against the baseline report ({@code -Dseams.gate}, {@link Gate}), its unit tests run without stopping the
@@ -33,6 +33,8 @@ public final class MutantRun {
 
     private static final Logger LOG = LoggerFactory.getLogger(MutantRun.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The mutation tier itself: not copied (its catalogue test would find the applied patch no longer applies). */
+    private static final String MUTATION_TIER = "src/test/(java|resources)/dev/seams/mutants(/.*)?";
 
     /**
      * How the tier runs its mutants.
@@ -110,10 +112,9 @@ public final class MutantRun {
         Path tree = dir.resolve("tree");
         List<Build> builds = new ArrayList<>();
         copy(settings.root(), tree);
-        Command apply = Command.run(tree, List.of("git", "apply", "--whitespace=nowarn", mutant.patch().toAbsolutePath().toString()),
-                dir.resolve("apply.log"), Duration.ofMinutes(1));
-        if (apply.exit() != 0) {
-            return new Result(mutant, "ERROR", "", "the patch does not apply to this tree: " + apply.tail(), builds, seconds(t0));
+        String notApplied = apply(mutant, settings.root(), tree, dir.resolve("apply.log"));
+        if (notApplied != null) {
+            return new Result(mutant, "ERROR", "", notApplied, builds, seconds(t0));
         }
         Build expected = build(mutant, settings, tree, dir, String.join(",", mutant.expected()), 1);
         builds.add(expected);
@@ -136,6 +137,31 @@ public final class MutantRun {
                 "every claim of the " + mutant.tier() + " tier passed on it (exit " + rest.exit() + ")", builds, seconds(t0));
     }
 
+    /**
+     * Applies the patch to the copy with {@code git apply}, outside any repository (the copy lives in the project's
+     * {@code target/}: inside the work tree, git would skip every path outside the current directory), and checks
+     * that every file it names changed.
+     *
+     * @return null once applied, else why not
+     */
+    static String apply(Mutant mutant, Path root, Path tree, Path log) {
+        Command apply = Command.run(tree, List.of("git", "apply", "--verbose", "--whitespace=nowarn", mutant.patch().toAbsolutePath().toString()),
+                log, Duration.ofMinutes(1), Map.of("GIT_CEILING_DIRECTORIES", tree.getParent().toAbsolutePath().toString()));
+        if (apply.exit() != 0) {
+            return "the patch does not apply to this tree: " + apply.tail();
+        }
+        try {
+            for (String file : mutant.files()) {
+                if (Files.mismatch(root.resolve(file), tree.resolve(file)) == -1) {
+                    return "the patch left " + file + " unchanged: " + apply.tail();
+                }
+            }
+        } catch (IOException e) {
+            return "cannot compare the patched files: " + e;
+        }
+        return null;
+    }
+
     private static Build build(Mutant mutant, Settings settings, Path tree, Path dir, String selector, int n) {
         List<String> args = new ArrayList<>(List.of(settings.mvn(), "-B", "-ntp", "verify", "-Dseams.profile=" + settings.profile(),
                 "-Dseams.gate=" + settings.baseline().toAbsolutePath(), "-Dseams.unit.failure.ignore=true"));
@@ -148,7 +174,7 @@ public final class MutantRun {
         Path log = dir.resolve("build-" + n + ".log");
         LOG.info("mutant {}: build {} ({}), log {}", mutant.id(), n, selector == null ? "its whole tier" : selector, log);
         long t0 = System.nanoTime();
-        Command c = Command.run(tree, args, log, settings.buildTimeout());
+        Command c = Command.run(tree, args, log, settings.buildTimeout(), Map.of());
         StandLeftovers.remove();
         Path report = tree.resolve(selector == null ? "reports/guarantees.json" : "target/partial-report/guarantees.json");
         Map<String, Object> json = read(report);
@@ -176,7 +202,7 @@ public final class MutantRun {
         }
     }
 
-    /** Copies pom.xml, src/ and containers/ (no build output) into an emptied {@code to}. */
+    /** Copies pom.xml, src/, containers/ and docs/ (no build output, not the mutation tier) into an emptied {@code to}. */
     static void copy(Path root, Path to) {
         try {
             if (Files.exists(to)) {
@@ -188,10 +214,11 @@ public final class MutantRun {
             }
             Files.createDirectories(to);
             Files.copy(root.resolve("pom.xml"), to.resolve("pom.xml"));
-            for (String top : List.of("src", "containers")) {
+            for (String top : List.of("src", "containers", "docs")) {
                 Path from = root.resolve(top);
                 try (Stream<Path> walk = Files.walk(from)) {
-                    for (Path p : walk.filter(p -> !from.relativize(p).toString().matches("(.*/)?target(/.*)?")).toList()) {
+                    for (Path p : walk.filter(p -> !from.relativize(p).toString().matches("(.*/)?target(/.*)?"))
+                            .filter(p -> !root.relativize(p).toString().matches(MUTATION_TIER)).toList()) {
                         Path target = to.resolve(root.relativize(p).toString());
                         if (Files.isDirectory(p)) {
                             Files.createDirectories(target);
@@ -218,11 +245,13 @@ public final class MutantRun {
      */
     record Command(int exit, Path log) {
 
-        static Command run(Path dir, List<String> args, Path log, Duration timeout) {
+        static Command run(Path dir, List<String> args, Path log, Duration timeout, Map<String, String> env) {
             try {
                 Files.createDirectories(log.getParent());
-                Process p = new ProcessBuilder(args).directory(dir.toFile()).redirectErrorStream(true)
-                        .redirectOutput(log.toFile()).start();
+                ProcessBuilder builder = new ProcessBuilder(args).directory(dir.toFile()).redirectErrorStream(true)
+                        .redirectOutput(log.toFile());
+                builder.environment().putAll(env);
+                Process p = builder.start();
                 if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
                     p.descendants().forEach(ProcessHandle::destroyForcibly);
                     p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);

@@ -108,12 +108,15 @@ public final class Gate {
 
     /**
      * @param report a parsed {@code guarantees.json} of a run
-     * @return every entry of it that PASSed in the baseline and does not PASS in it, in its order
+     * @return every entry of it that ran (not NOT_RUN), PASSed in the baseline and does not PASS in it, in its order
      */
     @SuppressWarnings("unchecked")
     public List<Regression> regressions(Map<String, Object> report) {
         List<Regression> worse = new ArrayList<>();
         for (Map<String, Object> c : (List<Map<String, Object>>) report.getOrDefault("claims", List.of())) {
+            if (Verdict.NOT_RUN.name().equals(c.get("verdict"))) {
+                continue;   // no test of that run produced it: not judged here (see the class comment)
+            }
             Regression r = judge(String.valueOf(c.get("id")), Verdict.valueOf(String.valueOf(c.get("verdict"))),
                     (String) c.get("reason"));
             if (r != null) {
