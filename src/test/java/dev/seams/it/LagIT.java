@@ -58,7 +58,7 @@ class LagIT {
     private static final String COMMITTED = "read_committed";
     private static final String UNCOMMITTED = "read_uncommitted";
     /** How long a kill of G14's load looks for a moment ds-streams has a transaction open on customer.totals. */
-    private static final Duration OPEN_TRANSACTION_WAIT = Duration.ofSeconds(3);
+    private static final Duration OPEN_TRANSACTION_WAIT = Duration.ofSeconds(10);
 
     @AfterEach
     void streamsRunsAgain() {

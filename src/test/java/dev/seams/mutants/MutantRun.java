@@ -35,6 +35,8 @@ public final class MutantRun {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The mutation tier itself: not copied (its catalogue test would find the applied patch no longer applies). */
     private static final String MUTATION_TIER = "src/test/(java|resources)/dev/seams/mutants(/.*)?";
+    /** The copies' bound on a settle (stand/Pipeline): a pipeline the mutant made settle wrong fails after it. */
+    private static final int SETTLE_SECONDS = 120;
 
     /**
      * How the tier runs its mutants.
@@ -164,7 +166,8 @@ public final class MutantRun {
 
     private static Build build(Mutant mutant, Settings settings, Path tree, Path dir, String selector, int n) {
         List<String> args = new ArrayList<>(List.of(settings.mvn(), "-B", "-ntp", "verify", "-Dseams.profile=" + settings.profile(),
-                "-Dseams.gate=" + settings.baseline().toAbsolutePath(), "-Dseams.unit.failure.ignore=true"));
+                "-Dseams.gate=" + settings.baseline().toAbsolutePath(), "-Dseams.unit.failure.ignore=true",
+                "-Dseams.settle.seconds=" + SETTLE_SECONDS));
         if (mutant.tier().equals("faults")) {
             args.add("-Pfaults");
         }

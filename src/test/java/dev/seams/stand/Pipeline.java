@@ -19,12 +19,18 @@ public final class Pipeline {
     public static final String REPARTITION_TOPIC = STREAMS_GROUP + "-" + dev.seams.streams.TotalsTopology.ORDERS_BY_CUSTOMER + "-repartition";
     /** How often {@link #awaitStreamsMatchesPg} compares ds-streams' latest snapshots with PG, ms. */
     public static final long SETTLE_POLL_MS = 250;
+    /**
+     * The system property bounding {@link #awaitStreamsMatchesPg}, seconds (default 300). The mutation tier lowers it
+     * (a mutant whose pipeline settles wrong fails its claims in two minutes, not five per claim); a healthy stand
+     * settles in seconds.
+     */
+    public static final String SETTLE_TIMEOUT_PROPERTY = "seams.settle.seconds";
 
     private Pipeline() {
     }
 
     /**
-     * Waits (up to 5 min, checking at once and then every {@value #SETTLE_POLL_MS} ms) until ds-streams has consumed all of
+     * Waits (up to 5 min, or {@value #SETTLE_TIMEOUT_PROPERTY}; checking at once and then every {@value #SETTLE_POLL_MS} ms) until ds-streams has consumed all of
      * {@code orders.events} and the last snapshot of every customer in {@code customer.totals}
      * (read_committed) equals PostgreSQL's count and sum for that customer, by {@link Reconciliation}:
      * a customer PG no longer has (all its orders deleted or moved) must read 0/0.00, never an old
@@ -33,7 +39,7 @@ public final class Pipeline {
     public static void awaitStreamsMatchesPg(Stand stand) {
         Pg pg = Pg.of(stand);
         Topics topics = Topics.of(stand);
-        await("customer.totals matches PG per customer").atMost(Duration.ofMinutes(5))
+        await("customer.totals matches PG per customer").atMost(Duration.ofSeconds(Long.getLong(SETTLE_TIMEOUT_PROPERTY, 300)))
                 .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(SETTLE_POLL_MS)).ignoreExceptions()
                 .untilAsserted(() -> {
                     Reconciliation rec = Reconciliation.customers(pg.truth(), topics.latestTotals());
