@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * {@code <work>/<id>/tree} — never touching the working tree — applies the patch there with {@code git apply},
  * then builds and tests the copy with Maven, as a user's CI would: {@code mvn verify} of the mutant's tier, gated
  * against the baseline report ({@code -Dseams.gate}, {@link Gate}), its unit tests run without stopping the
- * build ({@code -Dseams.unit.failure.ignore=true}) so that the claims are asked too. First only the expected
- * claims ({@code -Dit.test}); if they let the mutant survive, the rest of its tier.
+ * build ({@code -Dseams.unit.failure.ignore=true}) so that the claims are asked too, stopped at its first failing
+ * claim test ({@code -Dseams.fail.fast=true}: red from then on). First only the expected claims
+ * ({@code -Dit.test}); if they let the mutant survive, the rest of its tier.
  *
  * <p>Killed means the build went red because of a claim: an entry FAILed, or an entry that PASSed in the baseline
  * does not PASS (the gate). The unit tests that failed are recorded beside, never counted as the kill.
@@ -167,7 +168,7 @@ public final class MutantRun {
     private static Build build(Mutant mutant, Settings settings, Path tree, Path dir, String selector, int n) {
         List<String> args = new ArrayList<>(List.of(settings.mvn(), "-B", "-ntp", "verify", "-Dseams.profile=" + settings.profile(),
                 "-Dseams.gate=" + settings.baseline().toAbsolutePath(), "-Dseams.unit.failure.ignore=true",
-                "-Dseams.settle.seconds=" + SETTLE_SECONDS));
+                "-Dseams.settle.seconds=" + SETTLE_SECONDS, "-Dseams.fail.fast=true"));
         if (mutant.tier().equals("faults")) {
             args.add("-Pfaults");
         }

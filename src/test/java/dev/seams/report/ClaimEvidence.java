@@ -40,6 +40,7 @@ public final class ClaimEvidence {
     private final Map<String, String> charts = new LinkedHashMap<>();
     private final List<String> unverified = new ArrayList<>();
     private final List<ClaimEvidence> parts = new ArrayList<>();
+    private String partOf;
     private Verdicts.Outcome outcome;
     private double seconds;
 
@@ -142,8 +143,14 @@ public final class ClaimEvidence {
         int bracket = id.indexOf('[');
         String base = bracket < 0 ? id : id.substring(0, bracket);
         ClaimEvidence part = new ClaimEvidence(base + "[" + variant + "]", title, test, exercises);
+        part.partOf = id;
         parts.add(part);
         return part;
+    }
+
+    /** @return the id of the claim entry this is a part of ({@link #part}), or null for a claim entry */
+    public String partOf() {
+        return partOf;
     }
 
     /** Adds a table to the report (e.g. PG vs ClickHouse per customer). */

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -20,13 +22,31 @@ import org.opentest4j.TestAbortedException;
  * throw (a missed {@link Check}, an anomaly); UNVERIFIED aborts it (reported as skipped, with the
  * reason); ENVIRONMENT fails it. Against a baseline ({@link Gate}, {@code -Dseams.gate}) every entry or part
  * that PASSed there and does not PASS now fails the test, whatever its verdict: a proof that vanished turns
- * the build red (issue 21).
+ * the build red (issue 21). With {@code -D}{@value #FAIL_FAST}{@code =true} (the mutation tier's builds) the claims after
+ * the first one that turned red are not run: the build is red from then on.
  */
 public final class ClaimExtension implements BeforeEachCallback, ParameterResolver, TestExecutionExceptionHandler,
-        AfterEachCallback {
+        AfterEachCallback, ExecutionCondition {
+
+    /** The system property that stops a run at its first red claim (the mutation tier sets it; failsafe passes it). */
+    public static final String FAIL_FAST = "seams.fail.fast";
+    private static volatile String firstRed;
 
     private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(ClaimExtension.class);
     private static final String KEY = "evidence";
+
+    /** Forgets the run's first red claim (the extension's own tests run sample claims in one JVM). */
+    static void resetFailFast() {
+        firstRed = null;
+    }
+
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        String red = firstRed;
+        return red != null && Boolean.getBoolean(FAIL_FAST) && context.getTestMethod().isPresent()
+                ? ConditionEvaluationResult.disabled("not run: " + red + " turned red first (-D" + FAIL_FAST + "=true)")
+                : ConditionEvaluationResult.enabled("");
+    }
 
     @Override
     public void beforeEach(ExtensionContext context) {
@@ -89,11 +109,14 @@ public final class ClaimExtension implements BeforeEachCallback, ParameterResolv
         List<String> regressed = new ArrayList<>();
         judge(e, outcome, gate, failed, regressed);
         for (ClaimEvidence part : e.parts()) {
-            Verdicts.Outcome p = Verdicts.decide(part, thrown.orElse(null));
+            Verdicts.Outcome p = Verdicts.partOf(Verdicts.decide(part, thrown.orElse(null)), e.id(), outcome);
             part.finish(p);
             judge(part, p, gate, failed, regressed);
         }
         boolean hardFailure = thrown.isPresent() && !(thrown.get() instanceof TestAbortedException);
+        if ((hardFailure || !failed.isEmpty() || !regressed.isEmpty()) && firstRed == null) {
+            firstRed = e.id();
+        }
         if (!regressed.isEmpty() && !hardFailure) {
             failed.add("regression gate against " + gate.describe() + ":\n    " + String.join("\n    ", regressed));
         }

@@ -124,6 +124,20 @@ class ClaimExtensionTest {
         }
     }
 
+    @Test
+    void failFastLeavesTheClaimsAfterTheFirstRedOneUnrun() {
+        System.setProperty(ClaimExtension.FAIL_FAST, "true");
+        ClaimExtension.resetFailFast();
+        try {
+            Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(Samples.class)).execute().testEvents();
+            assertThat(events.failed().count()).as("G1 and B8 both fail alone: only the first of them runs").isEqualTo(1);
+            assertThat(events.skipped().count()).as("every test after it is skipped").isPositive();
+        } finally {
+            System.clearProperty(ClaimExtension.FAIL_FAST);
+            ClaimExtension.resetFailFast();
+        }
+    }
+
     private static Map<String, ClaimEvidence> run(Class<?> samples) {
         Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(samples)).execute().testEvents();
         assertThat(events.started().count()).isPositive();

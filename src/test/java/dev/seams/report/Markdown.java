@@ -25,7 +25,9 @@ final class Markdown {
         ProvenanceMarkdown.append(md, json);
         md.append(json.get("suite_seconds") == null ? "\nThe default tier did not run on this source"
                         : "\nStand start: " + json.get("stand_start_seconds") + " s; suite (default tier): " + json.get("suite_seconds") + " s")
-                .append("; verdicts: ").append(json.get("verdicts")).append(".\n");
+                .append("; verdicts: ").append(json.get("verdicts")).append(json.containsKey("verdicts_by_kind")
+                        ? " (claim entries " + ((Map<String, Object>) json.get("verdicts_by_kind")).get("entries") + ", their parts "
+                        + ((Map<String, Object>) json.get("verdicts_by_kind")).get("parts") + ")" : "").append(".\n");
         for (Map<String, Object> run : (List<Map<String, Object>>) json.getOrDefault("runs", List.of())) {
             md.append("Run of tier `").append(run.get("tier")).append("`: ").append(run.get("suite_seconds"))
                     .append(" s, ended ").append(run.get("generated_at")).append(".\n");

@@ -167,6 +167,16 @@ public final class ReportWriter implements LauncherSessionListener {
             verdicts.put(v.name(), entries.stream().filter(c -> v.name().equals(c.get("verdict"))).count());
         }
         json.put("verdicts", verdicts);
+        Map<String, Map<String, Long>> byKind = new LinkedHashMap<>();   // a claim's entries and their parts apart (issue 21)
+        for (String kind : List.of("entries", "parts")) {
+            Map<String, Long> counts = new LinkedHashMap<>();
+            for (Verdict v : Verdict.values()) {
+                counts.put(v.name(), entries.stream().filter(c -> v.name().equals(c.get("verdict")))
+                        .filter(c -> c.containsKey("part_of") == kind.equals("parts")).count());
+            }
+            byKind.put(kind, counts);
+        }
+        json.put("verdicts_by_kind", byKind);
         json.put("runs", runs);
         if (run.gate() != null) {
             Map<String, Object> gate = new LinkedHashMap<>(run.gate().toJson());
@@ -197,6 +207,9 @@ public final class ReportWriter implements LauncherSessionListener {
             entry.put("reason", outcome.reason());
         }
         entry.put("tier", tier);
+        if (c.partOf() != null) {
+            entry.put("part_of", c.partOf());
+        }
         entry.put("test", c.test());
         entry.put("exercises", c.exercises());
         Map<String, Long> anomalies = new LinkedHashMap<>();

@@ -79,6 +79,23 @@ public final class Verdicts {
         return new Outcome(Verdict.PASS, null, List.of());
     }
 
+    /**
+     * A part is never PASS while its claim FAILs (issue 21): e.g. {@code B5[clickhouse-stop@50%]} proved its injection,
+     * but the run it belongs to lost records. Any other verdict of the part stands.
+     *
+     * @param part     the part's own verdict
+     * @param parentId its claim entry's id
+     * @param parent   its claim entry's verdict
+     * @return the part's verdict
+     */
+    public static Outcome partOf(Outcome part, String parentId, Outcome parent) {
+        if (part.verdict() != Verdict.PASS || parent.verdict() != Verdict.FAIL) {
+            return part;
+        }
+        String reason = "its claim " + parentId + " failed: " + parent.reason();
+        return new Outcome(Verdict.FAIL, reason, List.of(reason));
+    }
+
     private static String message(Throwable t) {
         String m = t.getMessage();
         return m == null ? t.getClass().getName() : m.strip();

@@ -100,4 +100,21 @@ class VerdictsTest {
         assertThat(Verdicts.decide(kill, null).verdict()).isEqualTo(Verdict.UNVERIFIED);
         assertThat(Verdicts.decide(e, null).verdict()).isEqualTo(Verdict.PASS);
     }
+
+    @Test
+    void aPartIsNeverPassWhileItsClaimFails() {
+        ClaimEvidence e = new ClaimEvidence("B5[clickhouse-stop]", "Faults lose nothing", "ClickHouseFaultIT#clickhouseStop", List.of());
+        e.anomaly(Anomaly.LOST, 96);
+        ClaimEvidence proven = e.part("@50%");
+        ClaimEvidence unproven = e.part("@90%");
+        unproven.unverified("the injection landed after the load");
+        Verdicts.Outcome parent = Verdicts.decide(e, null);
+        assertThat(parent.verdict()).isEqualTo(Verdict.FAIL);
+        Verdicts.Outcome p = Verdicts.partOf(Verdicts.decide(proven, null), e.id(), parent);
+        assertThat(p.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(p.reason()).isEqualTo("its claim B5[clickhouse-stop] failed: anomaly lost = 96");
+        assertThat(Verdicts.partOf(Verdicts.decide(unproven, null), e.id(), parent).verdict()).isEqualTo(Verdict.UNVERIFIED);
+        Verdicts.Outcome passing = Verdicts.decide(new ClaimEvidence("B5[x]", "t", "T#t", List.of()), null);
+        assertThat(Verdicts.partOf(Verdicts.decide(proven, null), "B5[x]", passing).verdict()).isEqualTo(Verdict.PASS);
+    }
 }
