@@ -1,7 +1,7 @@
 package dev.seams.mutants;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.report.Gate;
+import dev.seams.report.ReportWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -23,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * {@code <work>/<id>/tree} — never touching the working tree — applies the patch there with {@code git apply},
  * then builds and tests the copy with Maven, as a user's CI would: {@code mvn verify} of the mutant's tier, gated
  * against the baseline report ({@code -Dseams.gate}, {@link Gate}), its unit tests run without stopping the
- * build ({@code -Dseams.unit.failure.ignore=true}) so that the claims are asked too, stopped at its first failing
- * claim test ({@code -Dseams.fail.fast=true}: red from then on). First only the expected claims
- * ({@code -Dit.test}); if they let the mutant survive, the rest of its tier.
+ * build ({@code -Dseams.unit.failure.ignore=true}) so that the claims are asked too. First only the expected claims
+ * ({@code -Dit.test}), every one of them; if they let the mutant survive, the rest of its tier, stopped at its first
+ * red claim ({@code -Dseams.fail.fast=true}: red from then on).
  *
  * <p>Killed means the build went red because of a claim: an entry FAILed, or an entry that PASSed in the baseline
  * does not PASS (the gate). The unit tests that failed are recorded beside, never counted as the kill.
@@ -33,7 +33,6 @@ import org.slf4j.LoggerFactory;
 public final class MutantRun {
 
     private static final Logger LOG = LoggerFactory.getLogger(MutantRun.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
     /** The mutation tier itself: not copied (its catalogue test would find the applied patch no longer applies). */
     private static final String MUTATION_TIER = "src/test/(java|resources)/dev/seams/mutants(/.*)?";
     /** The copies' bound on a settle (stand/Pipeline): a pipeline the mutant made settle wrong fails after it. */
@@ -168,7 +167,9 @@ public final class MutantRun {
     private static Build build(Mutant mutant, Settings settings, Path tree, Path dir, String selector, int n) {
         List<String> args = new ArrayList<>(List.of(settings.mvn(), "-B", "-ntp", "verify", "-Dseams.profile=" + settings.profile(),
                 "-Dseams.gate=" + settings.baseline().toAbsolutePath(), "-Dseams.unit.failure.ignore=true",
-                "-Dseams.settle.seconds=" + SETTLE_SECONDS, "-Dseams.fail.fast=true"));
+                "-Dseams.settle.seconds=" + SETTLE_SECONDS,
+                // the whole tier stops at its first red claim; the expected claims all run (each one that turns red is credited)
+                "-Dseams.fail.fast=" + (selector == null)));
         if (mutant.tier().equals("faults")) {
             args.add("-Pfaults");
         }
@@ -181,9 +182,9 @@ public final class MutantRun {
         Command c = Command.run(tree, args, log, settings.buildTimeout(), Map.of());
         StandLeftovers.remove();
         Path report = tree.resolve(selector == null ? "reports/guarantees.json" : "target/partial-report/guarantees.json");
-        Map<String, Object> json = read(report);
+        Map<String, Object> json = ReportWriter.read(report);
         List<String> killers = new ArrayList<>();
-        Gate gate = Gate.of(read(settings.baseline()), settings.baseline().toString());
+        Gate gate = Gate.of(ReportWriter.read(settings.baseline()), settings.baseline().toString());
         gate.regressions(json).forEach(r -> killers.add(r.line()));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> claims = (List<Map<String, Object>>) json.getOrDefault("claims", List.of());
@@ -192,18 +193,6 @@ public final class MutantRun {
                 .forEach(e -> killers.add(e.get("id") + ": FAIL (" + e.getOrDefault("reason", "") + ")"));
         return new Build(selector == null ? "(whole tier)" : selector, c.exit(), seconds(t0), log, killers,
                 SurefireResults.failures(tree.resolve("target/surefire-reports")), claims.size());
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> read(Path report) {
-        if (!Files.isRegularFile(report)) {
-            return Map.of();
-        }
-        try {
-            return JSON.readValue(report.toFile(), Map.class);
-        } catch (IOException e) {
-            return Map.of();
-        }
     }
 
     /** Copies pom.xml, src/, containers/ and docs/ (no build output, not the mutation tier) into an emptied {@code to}. */

@@ -2,11 +2,10 @@ package dev.seams.mutants;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.report.ClaimCatalog;
 import dev.seams.report.Project;
 import dev.seams.report.Provenance;
-import java.io.IOException;
+import dev.seams.report.ReportWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +32,7 @@ class MutationTierIT {
     private static final Logger LOG = LoggerFactory.getLogger(MutationTierIT.class);
 
     @Test
-    void everyMutantIsKilledByAClaim() throws IOException {
+    void everyMutantIsKilledByAClaim() {
         Path root = Project.root();
         String selection = property("seams.mutants", "");
         MutantCatalog catalog = MutantCatalog.load(root);
@@ -52,8 +51,7 @@ class MutationTierIT {
             LOG.info("mutant {}: {} {} {} ({} s)", m.id(), r.verdict(), r.killerEntries(), r.detail(), r.seconds());
             results.add(r);
         }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> base = new ObjectMapper().readValue(baseline.toFile(), Map.class);
+        Map<String, Object> base = ReportWriter.read(baseline);
         Map<String, Object> json = MutantsReport.toJson(results, catalog, ClaimCatalog.load(), settings, source, base,
                 (System.nanoTime() - t0) / 1e9);
         Path dir = root.resolve(whole ? "reports" : "target/mutants-report");

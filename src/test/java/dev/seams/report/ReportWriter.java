@@ -243,8 +243,12 @@ public final class ReportWriter implements LauncherSessionListener {
         return entry;
     }
 
+    /**
+     * @param file a report ({@code guarantees.json}, {@code mutants.json})
+     * @return its JSON as plain maps and lists; empty if the file is missing or not JSON
+     */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> read(Path file) {
+    public static Map<String, Object> read(Path file) {
         if (!Files.exists(file)) {
             return Map.of();
         }
