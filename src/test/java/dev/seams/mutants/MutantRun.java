@@ -37,6 +37,8 @@ public final class MutantRun {
     private static final String MUTATION_TIER = "src/test/(java|resources)/dev/seams/mutants(/.*)?";
     /** The copies' bound on a settle (stand/Pipeline): a pipeline the mutant made settle wrong fails after it. */
     private static final int SETTLE_SECONDS = 120;
+    /** The copies' bound on a settle that stopped moving (stand/Pipeline: nothing left to consume, PG still differs). */
+    private static final int STUCK_SECONDS = 20;
 
     /**
      * How the tier runs its mutants.
@@ -167,7 +169,7 @@ public final class MutantRun {
     private static Build build(Mutant mutant, Settings settings, Path tree, Path dir, String selector, int n) {
         List<String> args = new ArrayList<>(List.of(settings.mvn(), "-B", "-ntp", "verify", "-Dseams.profile=" + settings.profile(),
                 "-Dseams.gate=" + settings.baseline().toAbsolutePath(), "-Dseams.unit.failure.ignore=true",
-                "-Dseams.settle.seconds=" + SETTLE_SECONDS,
+                "-Dseams.settle.seconds=" + SETTLE_SECONDS, "-Dseams.settle.stuck.seconds=" + STUCK_SECONDS,
                 // the whole tier stops at its first red claim; the expected claims all run (each one that turns red is credited)
                 "-Dseams.fail.fast=" + (selector == null)));
         if (mutant.tier().equals("faults")) {

@@ -25,6 +25,20 @@ public final class Pipeline {
      * settles in seconds.
      */
     public static final String SETTLE_TIMEOUT_PROPERTY = "seams.settle.seconds";
+    /**
+     * The system property (seconds; unset or 0: off) after which a settle that stopped moving fails at once: ds-streams
+     * has consumed all of {@code orders.events}, which has not grown for that long, and its snapshots still differ from
+     * PG. The mutation tier sets it (a mutant that makes the pipeline settle wrong fails in seconds); a claim run leaves
+     * it off, since Debezium may pause that long after a fault.
+     */
+    public static final String SETTLE_STUCK_PROPERTY = "seams.settle.stuck.seconds";
+
+    /** A settle that can no longer succeed: nothing moves and PG still differs ({@value #SETTLE_STUCK_PROPERTY}). */
+    static final class SettledWrongException extends IllegalStateException {
+        SettledWrongException(String message) {
+            super(message);
+        }
+    }
 
     private Pipeline() {
     }
@@ -39,12 +53,25 @@ public final class Pipeline {
     public static void awaitStreamsMatchesPg(Stand stand) {
         Pg pg = Pg.of(stand);
         Topics topics = Topics.of(stand);
+        long stuckNanos = Duration.ofSeconds(Long.getLong(SETTLE_STUCK_PROPERTY, 0)).toNanos();
+        long[] still = {-1, System.nanoTime()};   // orders.events' end offsets summed, and since when they are unchanged
         await("customer.totals matches PG per customer").atMost(Duration.ofSeconds(Long.getLong(SETTLE_TIMEOUT_PROPERTY, 300)))
-                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(SETTLE_POLL_MS)).ignoreExceptions()
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(SETTLE_POLL_MS))
+                .ignoreExceptionsMatching(e -> !(e instanceof SettledWrongException))
                 .untilAsserted(() -> {
+                    long end = topics.totalEndOffset(Stand.ORDERS_EVENTS);
                     Reconciliation rec = Reconciliation.customers(pg.truth(), topics.latestTotals());
+                    long lag = topics.lag(STREAMS_GROUP, Stand.ORDERS_EVENTS);
+                    if (end != still[0] || lag != 0 || rec.matches()) {
+                        still[0] = end;
+                        still[1] = System.nanoTime();
+                    } else if (stuckNanos > 0 && System.nanoTime() - still[1] > stuckNanos) {
+                        throw new SettledWrongException("the pipeline settled wrong: ds-streams consumed all of orders.events, "
+                                + "unchanged for " + stuckNanos / 1_000_000_000 + " s, and its latest snapshot per customer differs "
+                                + "from PG: " + rec.describe());
+                    }
                     assertThat(rec.matches()).as("ds-streams' latest snapshot per customer vs PG: %s", rec.describe()).isTrue();
-                    assertThat(topics.lag(STREAMS_GROUP, Stand.ORDERS_EVENTS)).as("ds-streams lag").isZero();
+                    assertThat(lag).as("ds-streams lag").isZero();
                 });
     }
 
