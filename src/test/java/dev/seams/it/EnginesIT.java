@@ -65,6 +65,9 @@ class EnginesIT {
     /** Two different snapshots of customer 7 with the same version: a version tie. */
     private static final String TIE_X = "(7, 3, 30.00, 500)";
     private static final String TIE_Y = "(7, 4, 99.99, 500)";
+    /** A newer snapshot of customer 8, then an older one arriving late (a redelivery, a partial replay): the version must decide. */
+    private static final String NEWER = "(8, 5, 50.00, 600)";
+    private static final String LATE_OLDER = "(8, 4, 40.00, 599)";
     private static final String TIES_SQL = "SELECT customer_id, version, count(), uniqExact(orders, total) FROM %s "
             + "GROUP BY customer_id, version HAVING uniqExact(orders, total) > 1 ORDER BY customer_id, version";
     private static final List<String> PART_LOG_COLUMNS = List.of("event_time", "table", "part_name", "rows", "event_type", "merged_from");
@@ -323,6 +326,11 @@ class EnginesIT {
         List<CustomerRow> finalYx = Reconciliation.customerRows(ch, finalSql("g6_tie_yx"));
         List<CustomerRow> argMaxTie = Reconciliation.customerRows(ch, argMaxSql("g6_tie_raw"));
         List<List<String>> tieDetected = ch.rows(TIES_SQL.formatted("g6_tie_raw"));
+        // 1b. no tie: an older snapshot inserted after a newer one; FINAL of the stand's DDL keeps the higher version
+        recreate(ch, "g6_late", "customer_totals");
+        ch.rows("INSERT INTO g6_late " + COLUMNS + " VALUES " + NEWER, Map.of());
+        ch.rows("INSERT INTO g6_late " + COLUMNS + " VALUES " + LATE_OLDER, Map.of());
+        List<CustomerRow> finalLate = Reconciliation.customerRows(ch, finalSql("g6_late"));
 
         // 2. the sink's versions do not tie: after a --dup run and a replay of this test's records
         s.settle();
@@ -350,6 +358,8 @@ class EnginesIT {
         e.check("final_depends_on_insertion_order", !finalXy.equals(finalYx)).isTrue(
                 "the same two rows in the other insertion order give another FINAL: the data do not define it");
         e.figure("argmax_over_the_tie", argMaxTie.toString());
+        e.check("final_after_a_late_older_snapshot", finalLate.toString()).isEqualTo("[8: 5/50.00]",
+                "customer_totals' DDL, " + NEWER + " then " + LATE_OLDER + " inserted: FINAL keeps the higher version, whatever arrives last");
         e.negativeControl("tie_detector_on_the_planted_tie", tieDetected.size(), Anomaly.WRONG_VALUE,
                 "the tie query finds the tie planted in g6_tie_raw");
         e.check("changelog_records_in_window", window.records()).isAtLeast(seeded,
