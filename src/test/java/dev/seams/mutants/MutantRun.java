@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -61,12 +62,13 @@ public final class MutantRun {
      * @param exit         Maven's exit status (-1: timed out, killed)
      * @param seconds      its wall time
      * @param log          its output
-     * @param killers      entries that FAILed or regressed against the baseline, one line each
+     * @param killerIds    the ids of the entries that FAILed or regressed against the baseline, in report order
+     * @param killers      the same entries, one line each ({@code <id>: <why>})
      * @param unitFailures unit tests that failed ({@code Class#method})
      * @param entries      how many report entries the build produced
      */
-    public record Build(String selector, int exit, double seconds, Path log, List<String> killers, List<String> unitFailures,
-                        int entries) {
+    public record Build(String selector, int exit, double seconds, Path log, List<String> killerIds, List<String> killers,
+                        List<String> unitFailures, int entries) {
 
         boolean killed() {
             return exit != 0 && !killers.isEmpty();
@@ -89,7 +91,7 @@ public final class MutantRun {
         /** @return every entry that killed it (entry id only), in order */
         public List<String> killerEntries() {
             Set<String> ids = new LinkedHashSet<>();
-            builds.stream().filter(Build::killed).flatMap(b -> b.killers().stream()).forEach(k -> ids.add(k.substring(0, k.indexOf(": "))));
+            builds.stream().filter(Build::killed).forEach(b -> ids.addAll(b.killerIds()));
             return List.copyOf(ids);
         }
 
@@ -185,16 +187,15 @@ public final class MutantRun {
         StandLeftovers.remove();
         Path report = tree.resolve(selector == null ? "reports/guarantees.json" : "target/partial-report/guarantees.json");
         Map<String, Object> json = ReportWriter.read(report);
-        List<String> killers = new ArrayList<>();
+        Map<String, String> killers = new LinkedHashMap<>();   // entry id -> why it turned red
         Gate gate = Gate.of(ReportWriter.read(settings.baseline()), settings.baseline().toString());
-        gate.regressions(json).forEach(r -> killers.add(r.line()));
+        gate.regressions(json).forEach(r -> killers.put(r.id(), r.line()));
         @SuppressWarnings("unchecked")
         List<Map<String, Object>> claims = (List<Map<String, Object>>) json.getOrDefault("claims", List.of());
         claims.stream().filter(e -> "FAIL".equals(e.get("verdict")))
-                .filter(e -> killers.stream().noneMatch(k -> k.startsWith(e.get("id") + ": ")))
-                .forEach(e -> killers.add(e.get("id") + ": FAIL (" + e.getOrDefault("reason", "") + ")"));
-        return new Build(selector == null ? "(whole tier)" : selector, c.exit(), seconds(t0), log, killers,
-                SurefireResults.failures(tree.resolve("target/surefire-reports")), claims.size());
+                .forEach(e -> killers.putIfAbsent(String.valueOf(e.get("id")), e.get("id") + ": FAIL (" + e.getOrDefault("reason", "") + ")"));
+        return new Build(selector == null ? "(whole tier)" : selector, c.exit(), seconds(t0), log, List.copyOf(killers.keySet()),
+                List.copyOf(killers.values()), SurefireResults.failures(tree.resolve("target/surefire-reports")), claims.size());
     }
 
     /** Copies pom.xml, src/, containers/ and docs/ (no build output, not the mutation tier) into an emptied {@code to}. */
