@@ -42,10 +42,6 @@ class P1SinkBench {
 
     /** The sink's records per poll ({@code max.poll.records} of {@link dev.seams.sink.SinkConsumer}). */
     static final int POLL_RECORDS = 1_000;
-    /** sink_vs_direct of the write path of 3604369: median (min–max), run of 2026-11-30T02:57Z (target/bench-report of that tree). */
-    private static final String BEFORE = "0.326 (0.313–0.614)";
-    /** sink_vs_direct after the write-path changes, before the asynchronous commit: run of 2026-11-30T03:02Z. */
-    private static final String AFTER_WRITE_PATH = "0.447 (0.395–0.505)";
     private static final Duration ENGINE_TIMEOUT = Duration.ofSeconds(90);
     private static final String CPU_SINK = "sink (whole run)";
     private static final String CPU_SINK_1S = "sink, --commit-interval 1s (whole run)";
@@ -230,20 +226,11 @@ class P1SinkBench {
             r.chart(BenchRun.perRepetitionChart("p1-throughput.svg", "P1: rows/s per repetition, " + n + " records",
                     "rows/s", series, Map.of()), "P1: rows/s per repetition");
             cpuTable(r);
-            r.figure("profile_file", profile.file().toString());
+            r.figure("profile_file", Project.root().toAbsolutePath().relativize(profile.file().toAbsolutePath()).toString());
             r.figure("profile_cpu_samples", profile.cpuSamples());
             r.figure("profile_native_samples", profile.nativeSamples());
-            r.note("Before and after the profile-driven changes (same benchmark, full size, this day's runs on this machine): "
-                    + "the write path of 3604369 (a Jackson tree per row, deep-copied for raw_totals, each row serialised per "
-                    + "table through a new generator, the body copied to a byte array and again into a stream, the two inserts "
-                    + "one after the other, a synchronous offset commit per batch) measured sink_vs_direct " + BEFORE + "; its "
-                    + "profile: ClickHouse inserts 45 %, the synchronous commit 22 %, mapping 7 % of the sink's samples. With rows "
-                    + "serialised once into in-place bodies streamed without a copy and the two inserts concurrent: "
-                    + AFTER_WRITE_PATH + "; the commit then was the largest item (30 %). Now the commit is sent asynchronously "
-                    + "after the write was acknowledged (at-least-once unchanged; an unconfirmed commit is repeated "
-                    + "synchronously after the next poll, on revocation and at the end): the figure above.");
-            r.figure("sink_vs_direct_before", BEFORE);
-            r.figure("sink_vs_direct_after_write_path", AFTER_WRITE_PATH);
+            r.note("The history of this figure (the write path before and after the profile-driven changes, each run's "
+                    + "sink_vs_direct) is in docs/performance.md: a report shows only what its own run measured.");
             r.table("JFR profile of one more sink run (the sink's polling thread and its insert threads; " + JfrProfile.PERIOD_MS + " ms sampling)",
                     List.of("list", "method", "samples", "% of the thread's samples"), JfrProfile.rows(profile));
             return r;

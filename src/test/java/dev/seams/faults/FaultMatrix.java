@@ -61,8 +61,6 @@ public final class FaultMatrix {
     public static final double CHANGES_PER_SECOND = 250;
     /** The pace of a load whose fault is held 30 s: about 160 s, so that an injection (hold, restart, recovery) fits between two points. */
     public static final double HELD_CHANGES_PER_SECOND = 125;
-    /** How far past its point an injection may land (the previous one still held) and still count as that point's. */
-    public static final double POINT_TOLERANCE = 0.1;
     /** Where the fault is injected, share of the load committed in PG. */
     public static final double[] POINTS = {0.1, 0.5, 0.9};
     /** Changes of a quick run ({@link Plan#quick()}): the default tier's cheap version of a fault, one injection. */
@@ -287,9 +285,8 @@ public final class FaultMatrix {
                 missing = "the fault did not take effect: " + in.proof().evidence();
             } else if (!shot.midLoad()) {
                 missing = "the injection landed after the whole load was committed in PG";
-            } else if (shot.progress() > shot.target() + POINT_TOLERANCE) {
-                missing = "the injection landed at " + FaultSchedule.percent(shot.progress()) + " of the load, not near its point "
-                        + FaultSchedule.percent(shot.target()) + " (the previous one was still held)";
+            } else if (!shot.onPoint()) {
+                missing = "the injection " + shot.offPoint() + " (the previous one was still held)";
             } else if (plan.retriesExpected() && in.retries() == 0) {
                 missing = "the sink logged no failed write while the fault was on: the fault did not reach it";
             } else if (plan.stalledGroup() != null && in.lagBeforeHeal() <= in.lagAtInjection()) {

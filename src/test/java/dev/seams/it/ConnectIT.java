@@ -122,6 +122,9 @@ class ConnectIT {
             part.figure("orders_in_pg_at_kill", shot.result().ordersInPg());
             part.figure("events_of_the_load_at_kill", sum(shot.result().endAtKill()) - sum(start));
             part.figure("connect_exit_code", shot.result().exit());
+            if (!shot.onPoint()) {
+                part.unverified("the kill " + shot.offPoint());
+            }
             if (shot.result().exit() != Faults.SIGKILL_EXIT) {
                 part.unverified("the Connect container exited with " + shot.result().exit() + ", not " + Faults.SIGKILL_EXIT);
             }

@@ -194,6 +194,7 @@ class LagIT {
     /**
      * One kill of ds-streams, measured at the moment it landed.
      *
+     * @param loadProgress    the load's share committed in PG when the kill struck (its landing, FaultSchedule's point rule)
      * @param inputProgress   the load's share of orders.events ds-streams had committed right before the kill
      * @param inputLag        ds-streams' lag on orders.events right before the kill (unprocessed input)
      * @param openBefore      whether ds-streams was frozen with a transaction open on customer.totals, then killed
@@ -204,7 +205,7 @@ class LagIT {
      * @param exit            the process's exit status
      * @param corrupted       whether the restart logged TaskCorruptedException
      */
-    private record StreamsKill(double inputProgress, long inputLag, boolean openBefore, Map<TopicPartition, Long> totalsStable,
+    private record StreamsKill(double loadProgress, double inputProgress, long inputLag, boolean openBefore, Map<TopicPartition, Long> totalsStable,
                                Map<TopicPartition, long[]> openTotals, Map<TopicPartition, long[]> openRepartition, int exit,
                                boolean corrupted) {
 
@@ -247,21 +248,23 @@ class LagIT {
         OrderLoad load = OrderLoad.plan(LOAD_CHANGES, 5, 50_000, OrderLoad.Mix.REAL);
         OrderLoad.Expected expected = load.expected();
         long committedStart = sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS));
-        DoubleSupplier progress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)) - committedStart)
+        DoubleSupplier inputProgress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)) - committedStart)
                 / (double) load.size();
 
         List<Shot<StreamsKill>> kills;
         int total;
         try (LagSampler sampler = new LagSampler(stand, 500);
              LoadDriver loader = LoadDriver.start(stand, load, LOAD_BATCH, LOAD_RATE)) {
-            // the load applied at a steady rate by its own thread while the schedule watches ds-streams' progress:
+            // the load applied at a steady rate by its own thread, the points are of the load committed in PG (as B5's):
             // Debezium and ds-streams work through it while the kills land, also the one at 90 % (Kafka's Streams EOS
-            // system test pattern); all at once, ds-streams had caught up with the whole load before the 90 % kill
-            kills = FaultSchedule.atProgress(progress, 0.1, 0.5, 0.9).run(target -> {
-                double at = progress.getAsDouble();
+            // system test pattern). Scheduled on ds-streams' committed input instead, a point after a restart landed
+            // 10 points late or more: the first commit after the restore takes the whole backlog at once.
+            kills = FaultSchedule.atProgress(loader::progress, 0.1, 0.5, 0.9).run(target -> {
+                double at = inputProgress.getAsDouble();
                 long lag = probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS);
-                sampler.mark("kill -9 at " + FaultSchedule.percent(at));
                 TransactionKill.Result killed = TransactionKill.kill(stand.streams(), topics, Stand.CUSTOMER_TOTALS, OPEN_TRANSACTION_WAIT);
+                double landed = loader.progress();   // the kill may wait for an open transaction: where the load was when it struck
+                sampler.mark("kill -9 at " + FaultSchedule.percent(landed));
                 boolean openBefore = killed.frozenMidTransaction();
                 int exit = killed.exit();
                 Map<TopicPartition, Long> stable = topics.lastStableOffsets(Stand.CUSTOMER_TOTALS);
@@ -269,7 +272,7 @@ class LagIT {
                 Map<TopicPartition, long[]> openRepartition = topics.openTransactions(Pipeline.REPARTITION_TOPIC);
                 sampler.mark("restart");
                 stand.streams().start();
-                return new StreamsKill(at, lag, openBefore, stable, openTotals, openRepartition, exit,
+                return new StreamsKill(landed, at, lag, openBefore, stable, openTotals, openRepartition, exit,
                         stand.streams().logText().contains("TaskCorruptedException"));
             });
             OrderLoad.Applied applied = loader.await(Duration.ofMinutes(5));
@@ -294,11 +297,13 @@ class LagIT {
             double output = changelog.committedBelow(shot.result().totalsStable()) / (double) expected.snapshots();
             recordKill(e.part("kill -9 " + shot.label()), shot, output, changelog.aborted(), s);
             StreamsKill k = shot.result();
-            rows.add(List.of(FaultSchedule.percent(shot.target()), FaultSchedule.percent(k.inputProgress()), FaultSchedule.percent(output),
+            rows.add(List.of(FaultSchedule.percent(shot.target()), FaultSchedule.percent(k.loadProgress()),
+                    FaultSchedule.percent(k.inputProgress()), FaultSchedule.percent(output),
                     k.inputLag(), k.openBefore() ? "yes" : "no",
                     k.openTransaction() ? "yes (" + (k.openTotals().size() + k.openRepartition().size()) + ")" : "no", k.exit(), k.corrupted()));
         }
-        e.table("Kills (each its own entry G14[kill -9 @N%])", List.of("target", "input progress at kill", "output progress at kill",
+        e.table("Kills (each its own entry G14[kill -9 @N%])", List.of("target", "load committed in PG at kill",
+                "input progress at kill", "output progress at kill",
                 "input lag at kill", "customer.totals transaction open when killed", "open transaction after the kill (partitions LSO < HW)",
                 "exit status", "TaskCorruptedException"), rows);
         e.check("changelog_records_read_committed", committed.records()).isEqualTo(expected.snapshots(),
@@ -330,6 +335,7 @@ class LagIT {
     private static void recordKill(ClaimEvidence part, Shot<StreamsKill> shot, double output, List<Aborted> aborted, StandContext s) {
         StreamsKill k = shot.result();
         part.figure("target", FaultSchedule.percent(shot.target()));
+        part.figure("load_progress_at_kill", FaultSchedule.percent(k.loadProgress()));
         part.figure("input_progress_at_kill", FaultSchedule.percent(k.inputProgress()));
         part.figure("output_progress_at_kill", FaultSchedule.percent(output));
         part.figure("input_lag_at_kill", k.inputLag());
@@ -347,6 +353,10 @@ class LagIT {
         }).toList();
         part.figure("aborted_records_of_its_transaction", (long) mine.size());
         part.anomaly(Anomaly.ABORTED_READ, part.figure("aborted_records_in_clickhouse", abortedInClickHouse(s, mine)));
+        String offPoint = FaultSchedule.offPoint(shot.target(), k.loadProgress());
+        if (offPoint != null) {
+            part.unverified("the kill " + offPoint);
+        }
         if (k.exit() != Faults.SIGKILL_EXIT) {
             part.unverified("ds-streams exited with " + k.exit() + ", not " + Faults.SIGKILL_EXIT + " (SIGKILL)");
         }
@@ -358,6 +368,7 @@ class LagIT {
                 + "open on customer.totals, looked for up to " + OPEN_TRANSACTION_WAIT.toSeconds() + " s (stand/TransactionKill), "
                 + "so that the kill aborts output; aborted_records_of_its_transaction says whether it did (a kill that found "
                 + "no open transaction still counts as mid-work when ds-streams had input it had not committed). "
+                + "Its point is of the load committed in PG, where the load was when the kill struck (±5 points, else UNVERIFIED). "
                 + "Measured at the kill: ds-streams' lag on orders.events right before it; the last stable offset below "
                 + "the log end (an open transaction) on customer.totals and the repartition topic right after it; the output "
                 + "progress = the load's committed customer.totals records below the last stable offsets at the kill. "

@@ -56,26 +56,32 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class MembershipIT {
 
     private static final String GROUP = SinkOptions.DEFAULT_GROUP;
-    /** Orders seeded, one {@code customer.totals} record each: the backlog. */
-    private static final int BACKLOG = 15_000;
+    /**
+     * Orders seeded, one {@code customer.totals} record each: the backlog. The drain advances one poll
+     * ({@value SinkConsumer#MAX_POLL_RECORDS} records) per batch, 3.3 % of it: each stay lands within
+     * FaultSchedule's ±5 points of its point (with 15,000, 6.7 % steps, @55 % landed at 66.7 %).
+     */
+    private static final int BACKLOG = 30_000;
     /** This claim's own customers, 1201..1260. */
     private static final int FIRST_CUSTOMER = 1201;
     private static final int CUSTOMERS = 60;
-    /** FAULT INJECTION: the pause before each batch's inserts, ms. */
-    private static final long INSERT_DELAY_MS = 2_000;
-    /** Where in the drain the second instance joins (and then leaves). */
-    private static final double[] CHANGES_AT = {0.05, 0.3, 0.55};
+    /** FAULT INJECTION: the pause before each batch's inserts, ms: the drain takes about 40 s, a stay about a fifth of it. */
+    private static final long INSERT_DELAY_MS = 1_000;
+    /** Where in the drain the second instance joins (and then leaves): a stay's span apart, the last with a third left. */
+    private static final double[] CHANGES_AT = {0.05, 0.35, 0.65};
 
     /**
      * One join and leave of the second instance.
      *
+     * @param drainedAtJoin the backlog's share the group had committed when it was stable with both
+     *                      instances: where the change landed (FaultSchedule's point rule)
      * @param behindAtJoin  data records behind the group's committed offsets (read, not offsets: no
      *                      transaction marker counts) when the group was stable with both instances
      * @param behindAtLeave the same when it was stable with the first instance alone again
      * @param second        the second instance's summary
      * @param seconds       from its start to the first instance owning every partition again
      */
-    private record Change(long behindAtJoin, long behindAtLeave, SinkSummary second, double seconds) {
+    private record Change(double drainedAtJoin, long behindAtJoin, long behindAtLeave, SinkSummary second, double seconds) {
     }
 
     @Test
@@ -103,7 +109,7 @@ class MembershipIT {
             CompletableFuture<SinkSummary> firstRun = CompletableFuture.supplyAsync(
                     () -> new Sink(options(s, SinkOptions::withUntilCaughtUp)).run(), threads);
             changes = FaultSchedule.atProgress(drained, CHANGES_AT).within(Duration.ofMinutes(2)).pollEvery(Duration.ofMillis(100))
-                    .run(target -> joinAndLeave(s, threads, firstRun));
+                    .run(target -> joinAndLeave(s, threads, firstRun, drained));
             try {
                 first = firstRun.get(3, TimeUnit.MINUTES);
                 outcome = "ended normally: " + first.line();
@@ -122,7 +128,7 @@ class MembershipIT {
             Change c = shot.result();
             secondInserted += c.second().inserted();
             commitErrors += c.second().commitErrors();
-            rows.add(List.of(FaultSchedule.percent(shot.target()), FaultSchedule.percent(shot.progress()), c.behindAtJoin(),
+            rows.add(List.of(FaultSchedule.percent(shot.target()), FaultSchedule.percent(c.drainedAtJoin()), c.behindAtJoin(),
                     c.behindAtLeave(), c.second().line(), c.seconds()));
         }
         e.table("The second instance's three stays (each its own entry B12[join and leave @N%])", List.of("target",
@@ -166,7 +172,8 @@ class MembershipIT {
     }
 
     /** The second instance joins, is stopped once both instances own partitions, and leaves. */
-    private static Change joinAndLeave(StandContext s, ExecutorService threads, CompletableFuture<SinkSummary> firstRun)
+    private static Change joinAndLeave(StandContext s, ExecutorService threads, CompletableFuture<SinkSummary> firstRun,
+                                       DoubleSupplier drained)
             throws InterruptedException, ExecutionException, TimeoutException {
         Groups groups = Groups.of(s.stand());
         Topics topics = s.topics();
@@ -177,13 +184,14 @@ class MembershipIT {
         await("the second instance joined").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
                 .until(() -> firstRun.isDone() || groups.stableAssignments(GROUP)
                         .filter(a -> a.size() == 2 && a.stream().noneMatch(Set::isEmpty)).isPresent());
+        double drainedAtJoin = drained.getAsDouble();
         long behindAtJoin = dataBehind(topics);
         second.stop();
         SinkSummary summary = run.get(1, TimeUnit.MINUTES);
         await("the first instance owns every partition again").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
                 .until(() -> firstRun.isDone() || groups.stableAssignments(GROUP)
                         .filter(a -> a.size() == 1 && a.get(0).size() == partitions).isPresent());
-        return new Change(behindAtJoin, dataBehind(topics), summary, Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
+        return new Change(drainedAtJoin, behindAtJoin, dataBehind(topics), summary, Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
     }
 
     /** @return data records of customer.totals behind ds-sink's committed offsets, read (LagProbe) */
@@ -195,11 +203,15 @@ class MembershipIT {
     private static void recordChange(ClaimEvidence part, Shot<Change> shot) {
         Change c = shot.result();
         part.figure("target", FaultSchedule.percent(shot.target()));
-        part.figure("drained_at_join", FaultSchedule.percent(shot.progress()));
+        part.figure("drained_at_join", FaultSchedule.percent(c.drainedAtJoin()));
         part.figure("records_behind_at_join", c.behindAtJoin());
         part.figure("records_behind_at_leave", c.behindAtLeave());
         part.figure("second_instance_summary", c.second().line());
         part.figure("seconds", c.seconds());
+        String offPoint = FaultSchedule.offPoint(shot.target(), c.drainedAtJoin());
+        if (offPoint != null) {
+            part.unverified("the join " + offPoint);
+        }
         if (c.behindAtJoin() == 0 || c.behindAtLeave() == 0) {
             part.unverified("the group had no record behind at the " + (c.behindAtJoin() == 0 ? "join" : "leave")
                     + ": that rebalance did not land mid-drain");

@@ -57,6 +57,9 @@ class MutationTierIT {
         Path dir = root.resolve(whole ? "reports" : "target/mutants-report");
         MutantsReport.write(dir, json);
         LOG.info("mutants report: {}", dir.resolve("mutants.md"));
+        if (whole) {   // each claim entry's section shows the mutants it killed (the committed pair, same source)
+            ReportWriter.renderMarkdown(dir);
+        }
 
         assertThat(results).as("mutants not killed by a claim (a survivor is a finding: strengthen the claim or add the one "
                         + "missing, never drop the mutant); report " + dir.resolve("mutants.md"))

@@ -1,5 +1,7 @@
 package dev.seams.report;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -15,8 +17,21 @@ final class Markdown {
     private Markdown() {
     }
 
-    @SuppressWarnings("unchecked")
+    /** @return the report of {@code json} without the mutation tier's evidence */
     static String render(Map<String, Object> json) {
+        return render(json, Map.of());
+    }
+
+    /**
+     * @param json    the claims report ({@code guarantees.json})
+     * @param mutants the mutation tier's report ({@code mutants.json}, empty if none): each entry's section and
+     *                the B5 matrix show the mutants that turned it red — its detector shown to fire (issue 21) —
+     *                when it is of the same source; else the header says it is stale
+     * @return the Markdown report
+     */
+    @SuppressWarnings("unchecked")
+    static String render(Map<String, Object> json, Map<String, Object> mutants) {
+        Map<String, List<String>> fired = fired(json, mutants);
         StringBuilder md = new StringBuilder();
         md.append("# seams — delivery guarantees, measured\n\n");
         md.append("Generated ").append(json.get("generated_at")).append(" by `mvn verify` (profile `")
@@ -41,6 +56,7 @@ final class Markdown {
                             : regressions.size() + " entries passed there and do not pass now:\n");
             regressions.forEach(r -> md.append("- ").append(r).append("\n"));
         }
+        md.append(mutationTier(json, mutants));
         List<Map<String, Object>> claims = (List<Map<String, Object>>) json.getOrDefault("claims", List.of());
         md.append("\n## Summary\n\n| claim | title | verdict | anomalies | seconds | test |\n|---|---|---|---|---|---|\n");
         for (Map<String, Object> c : claims) {
@@ -48,11 +64,55 @@ final class Markdown {
                     .append("** | ").append(anomalies((Map<String, Object>) c.get("anomalies"))).append(" | ")
                     .append(c.getOrDefault("seconds", "")).append(" | ").append(c.getOrDefault("test", "")).append(" |\n");
         }
-        faultMatrix(md, claims);
+        faultMatrix(md, claims, fired);
         for (Map<String, Object> c : claims) {
-            section(md, c);
+            section(md, c, fired.getOrDefault(String.valueOf(c.get("id")), List.of()));
         }
         return md.toString();
+    }
+
+    /** @return the header line about the mutation tier's report: of this source, of another, or none */
+    @SuppressWarnings("unchecked")
+    private static String mutationTier(Map<String, Object> json, Map<String, Object> mutants) {
+        if (mutants.isEmpty()) {
+            return "No mutation tier report beside this one (`mvn verify -Pmutants`): no detector is shown to fire here.\n";
+        }
+        Map<String, Object> summary = (Map<String, Object>) mutants.getOrDefault("summary", Map.of());
+        if (!sameSource(json, mutants)) {
+            return "The mutation tier's report (`mutants.md`) is of another source (commit "
+                    + ((Map<String, Object>) mutants.getOrDefault("source", Map.of())).get("commit")
+                    + "): its kills are not shown here; regenerate it with `mvn verify -Pmutants`.\n";
+        }
+        return "Mutation tier (`mutants.md`, same source): " + summary.get("killed") + " of " + summary.get("mutants")
+                + " mutants killed; each entry that turned one red says so in its section (\"Shown to fire\").\n";
+    }
+
+    @SuppressWarnings("unchecked")
+    private static boolean sameSource(Map<String, Object> json, Map<String, Object> mutants) {
+        Object here = ((Map<String, Object>) json.getOrDefault("source", Map.of())).get("content_hash");
+        Object there = ((Map<String, Object>) mutants.getOrDefault("source", Map.of())).get("content_hash");
+        return here != null && here.equals(there);
+    }
+
+    /**
+     * @return entry id → lines "mutant {@code id} (what it models): why the entry turned red", from the
+     *     mutants report's killers of the same source (none otherwise)
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, List<String>> fired(Map<String, Object> json, Map<String, Object> mutants) {
+        Map<String, List<String>> fired = new LinkedHashMap<>();
+        if (mutants.isEmpty() || !sameSource(json, mutants)) {
+            return fired;
+        }
+        for (Map<String, Object> m : (List<Map<String, Object>>) mutants.getOrDefault("mutants", List.of())) {
+            for (String killer : (List<String>) m.getOrDefault("killers", List.of())) {
+                int colon = killer.indexOf(": ");
+                String entry = colon < 0 ? killer : killer.substring(0, colon);
+                fired.computeIfAbsent(entry, k -> new ArrayList<>()).add("mutant `" + m.get("id") + "` (" + m.get("models")
+                        + "): " + (colon < 0 ? "turned it red" : killer.substring(colon + 2)));
+            }
+        }
+        return fired;
     }
 
     /**
@@ -62,13 +122,14 @@ final class Markdown {
      * needed), plus each point's verdict ({@code B5[<fault>@<point>]}).
      */
     @SuppressWarnings("unchecked")
-    private static void faultMatrix(StringBuilder md, List<Map<String, Object>> claims) {
+    private static void faultMatrix(StringBuilder md, List<Map<String, Object>> claims, Map<String, List<String>> fired) {
         List<Map<String, Object>> faults = claims.stream()
                 .filter(c -> String.valueOf(c.get("id")).startsWith("B5[") && !String.valueOf(c.get("id")).contains("@")).toList();
         if (faults.isEmpty()) {
             return;
         }
-        md.append("\n## B5 fault matrix\n\n| fault | verdict | anomalies of the deduplicated views | unprotected twin | points |\n|---|---|---|---|---|\n");
+        md.append("\n## B5 fault matrix\n\n| fault | verdict | anomalies of the deduplicated views | unprotected twin | points "
+                + "| shown to fire by (mutants.md) |\n|---|---|---|---|---|---|\n");
         for (Map<String, Object> f : faults) {
             String id = String.valueOf(f.get("id"));
             String fault = id.substring(3, id.length() - 1);
@@ -76,7 +137,7 @@ final class Markdown {
                     .map(c -> String.valueOf(c.get("id")).substring(("B5[" + fault + "@").length()).replace("]", "") + " " + c.get("verdict"))
                     .reduce((a, b) -> a + ", " + b).orElse("");
             if ("NOT_RUN".equals(f.get("verdict"))) {
-                md.append("| ").append(fault).append(" | **NOT_RUN** | — | — | ").append(cell(String.valueOf(f.get("reason")))).append(" |\n");
+                md.append("| ").append(fault).append(" | **NOT_RUN** | — | — | ").append(cell(String.valueOf(f.get("reason")))).append(" | |\n");
                 continue;
             }
             Map<String, Object> controls = (Map<String, Object>) f.getOrDefault("negative_controls", Map.of());
@@ -85,12 +146,19 @@ final class Markdown {
                     .reduce((a, b) -> a + ", " + b).orElse("");
             md.append("| ").append(fault).append(" | **").append(f.get("verdict")).append("** | ")
                     .append(anomalies((Map<String, Object>) f.get("anomalies"))).append(" | ").append(cell(twin)).append(" | ")
-                    .append(points).append(" |\n");
+                    .append(points).append(" | ").append(firedBy(fired, id, "B5[" + fault + "@")).append(" |\n");
         }
     }
 
+    /** @return the ids of the mutants that turned the entry or one of its points red, comma-separated */
+    private static String firedBy(Map<String, List<String>> fired, String id, String pointPrefix) {
+        return fired.entrySet().stream().filter(en -> en.getKey().equals(id) || en.getKey().startsWith(pointPrefix))
+                .flatMap(en -> en.getValue().stream()).map(line -> line.substring(line.indexOf('`') + 1, line.indexOf('`', line.indexOf('`') + 1)))
+                .distinct().map(m -> "`" + m + "`").reduce((a, b) -> a + ", " + b).orElse("");
+    }
+
     @SuppressWarnings("unchecked")
-    private static void section(StringBuilder md, Map<String, Object> c) {
+    private static void section(StringBuilder md, Map<String, Object> c, List<String> fired) {
         md.append("\n## ").append(c.get("id")).append(" — ").append(c.get("title")).append(": ").append(c.get("verdict")).append("\n\n");
         if (c.get("test") != null) {
             md.append("Test `").append(c.get("test")).append("`");
@@ -135,6 +203,11 @@ final class Markdown {
                 .forEach((file, caption) -> md.append("\n![").append(caption).append("](").append(file).append(")\n"));
         for (String note : (List<String>) c.getOrDefault("notes", List.of())) {
             md.append("\n").append(note).append("\n");
+        }
+        if (!fired.isEmpty()) {
+            md.append("\nShown to fire (the mutation tier, `mutants.md`): the same checks against a pipeline with the fault turned "
+                    + "this entry red —\n\n");
+            fired.forEach(line -> md.append("- ").append(cell(line)).append("\n"));
         }
     }
 

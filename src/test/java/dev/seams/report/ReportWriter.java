@@ -98,7 +98,7 @@ public final class ReportWriter implements LauncherSessionListener {
         try {
             Files.createDirectories(dir);
             Files.writeString(dir.resolve("guarantees.json"), JSON.writeValueAsString(json) + "\n");
-            Files.writeString(dir.resolve("guarantees.md"), Markdown.render(json));
+            Files.writeString(dir.resolve("guarantees.md"), Markdown.render(json, read(dir.resolve("mutants.json"))));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report to " + dir, e);
         }
@@ -241,6 +241,27 @@ public final class ReportWriter implements LauncherSessionListener {
             entry.put("tables", c.tables());
         }
         return entry;
+    }
+
+    /**
+     * Renders {@code guarantees.md} again from the {@code guarantees.json} and {@code mutants.json} in
+     * {@code dir} (the mutation tier calls it once its report is written, so that each entry's section shows
+     * the mutants that turned it red; issue 21 "every detector shown to fire").
+     *
+     * @param dir the reports directory
+     * @throws UncheckedIOException if it cannot be written
+     * @throws IllegalStateException if {@code dir} holds no guarantees.json
+     */
+    public static void renderMarkdown(Path dir) {
+        Map<String, Object> json = read(dir.resolve("guarantees.json"));
+        if (json.isEmpty()) {
+            throw new IllegalStateException("no report to render in " + dir);
+        }
+        try {
+            Files.writeString(dir.resolve("guarantees.md"), Markdown.render(json, read(dir.resolve("mutants.json"))));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + dir.resolve("guarantees.md"), e);
+        }
     }
 
     /**

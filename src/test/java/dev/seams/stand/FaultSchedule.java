@@ -32,6 +32,13 @@ import java.util.function.DoubleSupplier;
 public final class FaultSchedule {
 
     /**
+     * How far from its point an injection may land and still carry that point's name: 5 points of the
+     * load (issue 21: an entry named {@code @50%} that landed at 58.8 % is mislabelled). An entry whose
+     * shot is {@linkplain Shot#offPoint() off its point} is UNVERIFIED with that reason.
+     */
+    public static final double TOLERANCE = 0.05;
+
+    /**
      * Injects the fault at one point and returns its proof (exit status, lag, crash line...).
      *
      * @param <T> what the injection measured
@@ -62,6 +69,22 @@ public final class FaultSchedule {
         /** @return whether the injection fired before the end of the load (progress strictly below 100 %) */
         public boolean midLoad() {
             return progress < 1.0;
+        }
+
+        /**
+         * @return whether the injection landed within {@link #TOLERANCE} of its target, on either side
+         *     (a {@link #drive driven} injection reads its progress before it drives the load to the point)
+         */
+        public boolean onPoint() {
+            return offPoint() == null;
+        }
+
+        /**
+         * @return why the shot does not carry its point's name ({@code "landed at 58.8% of the load, outside ±5 points
+         *     of its point 50%"}), or {@code null} when it is {@linkplain #onPoint() on its point}
+         */
+        public String offPoint() {
+            return FaultSchedule.offPoint(target, progress);
         }
 
         /** @return the target as a label, e.g. {@code @10%} */
@@ -157,6 +180,19 @@ public final class FaultSchedule {
             shots.add(new Shot<>(shots.size() + 1, target, at, result));
         }
         return shots;
+    }
+
+    /**
+     * The point rule ({@link #TOLERANCE}) for an injection whose landing the injector measured itself
+     * (e.g. a kill that waits for a moment to strike: its landing is where the load was when it struck).
+     *
+     * @param target the point, in (0, 1)
+     * @param landed the load's progress when the fault took effect
+     * @return why it does not carry the point's name, or {@code null} when it lies within ±5 points of it
+     */
+    public static String offPoint(double target, double landed) {
+        return Math.abs(landed - target) <= TOLERANCE + 1e-9 ? null : "landed at " + percent(landed) + " of the load, outside ±"
+                + percent(TOLERANCE).replace("%", "") + " points of its point " + percent(target);
     }
 
     /** @return e.g. {@code 10%} for 0.1, {@code 49.7%} for 0.497 */

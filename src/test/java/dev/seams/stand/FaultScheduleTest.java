@@ -40,6 +40,16 @@ class FaultScheduleTest {
     }
 
     @Test
+    void aShotMoreThanFivePointsFromItsTargetIsOffItsPoint() {
+        assertThat(new FaultSchedule.Shot<>(1, 0.5, 0.55, "edge").offPoint()).as("5 points past").isNull();
+        assertThat(new FaultSchedule.Shot<>(1, 0.5, 0.45, "edge").onPoint()).as("5 points before").isTrue();
+        FaultSchedule.Shot<String> late = new FaultSchedule.Shot<>(2, 0.5, 0.588, "late");
+        assertThat(late.onPoint()).isFalse();
+        assertThat(late.offPoint()).isEqualTo("landed at 58.8% of the load, outside ±5 points of its point 50%");
+        assertThat(new FaultSchedule.Shot<>(3, 0.9, 1.0, "end").offPoint()).contains("landed at 100%");
+    }
+
+    @Test
     void pointsMustAscendInsideTheLoad() {
         assertThatThrownBy(() -> FaultSchedule.atProgress(() -> 0, 0.5, 0.1)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> FaultSchedule.atProgress(() -> 0, 1.0)).isInstanceOf(IllegalArgumentException.class);

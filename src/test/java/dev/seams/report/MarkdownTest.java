@@ -1,0 +1,45 @@
+package dev.seams.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The report shows, in each entry's section, the mutants that turned it red: only from a mutants report of the same source. */
+class MarkdownTest {
+
+    private static final Map<String, Object> REPORT = Map.of(
+            "source", Map.of("content_hash", "abc", "commit", "1111111"),
+            "claims", List.of(
+                    Map.of("id", "B5[clickhouse-stop]", "title", "Faults", "verdict", "PASS"),
+                    Map.of("id", "B5[clickhouse-stop@50%]", "title", "Faults", "verdict", "PASS"),
+                    Map.of("id", "G7", "title", "Rewind", "verdict", "PASS")));
+
+    private static Map<String, Object> mutants(String contentHash) {
+        return Map.of("source", Map.of("content_hash", contentHash, "commit", "2222222"),
+                "summary", Map.of("mutants", 1, "killed", 1),
+                "mutants", List.of(Map.of("id", "sink-commit-before-write", "models", "offsets committed before the insert",
+                        "killers", List.of("B5[clickhouse-stop@50%]: PASS in the baseline, FAIL now (lost_rows 120, expected 0)"))));
+    }
+
+    @Test
+    void anEntryKilledByAMutantOfTheSameSourceShowsItsDetectorFiring() {
+        String md = Markdown.render(REPORT, mutants("abc"));
+        assertThat(md).contains("1 of 1 mutants killed");
+        String point = md.substring(md.indexOf("## B5[clickhouse-stop@50%]"));
+        assertThat(point.substring(0, point.indexOf("## G7"))).contains("Shown to fire")
+                .contains("mutant `sink-commit-before-write` (offsets committed before the insert): PASS in the baseline, "
+                        + "FAIL now (lost_rows 120, expected 0)");
+        assertThat(md.substring(md.indexOf("## G7"))).doesNotContain("Shown to fire");
+        assertThat(md).as("the B5 matrix names the mutant on the fault's row")
+                .containsPattern("\\| clickhouse-stop \\| \\*\\*PASS\\*\\* .*\\| `sink-commit-before-write` \\|");
+    }
+
+    @Test
+    void aMutantsReportOfAnotherSourceIsNamedStaleAndShowsNoKill() {
+        String md = Markdown.render(REPORT, mutants("other"));
+        assertThat(md).contains("is of another source (commit 2222222)").doesNotContain("Shown to fire");
+        assertThat(Markdown.render(REPORT)).contains("No mutation tier report beside this one");
+    }
+}
