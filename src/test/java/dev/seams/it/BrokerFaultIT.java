@@ -35,7 +35,7 @@ class BrokerFaultIT {
         SinkContainer sink = sinks.start(s.stand(), null);
         Topics topics = s.topics();
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("broker-kill", ContainerFaults.kill("broker-kill", s.stand().control("kafka"),
-                () -> !topics.endOffsets(Stand.CUSTOMER_TOTALS).isEmpty()), 5301, sink::output));
+                () -> !topics.endOffsets(Stand.CUSTOMER_TOTALS).isEmpty()), 5301, sink::output).aborting());
         e.figure("streams_alive_after", s.stand().streams().isAlive());
     }
 }
