@@ -1,35 +1,22 @@
 package dev.seams.it;
 
-import static org.awaitility.Awaitility.await;
+import static dev.seams.it.KillRecovery.LOAD;
+import static dev.seams.it.KillRecovery.MIN_SPEEDUP;
+import static dev.seams.it.KillRecovery.SINK_INSTANCE_ID;
+import static dev.seams.it.KillRecovery.STATIC_MAX_SECONDS;
+import static dev.seams.it.KillRecovery.ratio;
+import static dev.seams.it.KillRecovery.row;
 
-import dev.seams.faults.LoadDriver;
-import dev.seams.lag.LagProbe;
+import dev.seams.it.KillRecovery.Recovery;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.report.Project;
-import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.SinkMode;
-import dev.seams.sink.SinkOptions;
-import dev.seams.stand.Brokers;
-import dev.seams.stand.FaultSchedule;
-import dev.seams.stand.FaultSchedule.Shot;
-import dev.seams.stand.Faults;
 import dev.seams.stand.Groups;
-import dev.seams.stand.JvmProcess;
-import dev.seams.stand.OrderLoad;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Reconciliation;
-import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
-import dev.seams.stand.Topics;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.function.BooleanSupplier;
-import java.util.function.DoubleSupplier;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -44,65 +31,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the rebalances the broker completed for each group. A dynamic member's restart waits until the killed
  * member's session ({@code session.timeout.ms}, Kafka's default 45 s) has expired; a static member takes
  * the killed one's place at once. The stand runs ds-streams with static membership ({@link StreamsProcess}).
+ * One kill per membership here ({@link KillRecovery}); three per membership in the fault tier ({@link RecoveryFaultIT}).
  */
 @ExtendWith(StandContext.Resolver.class)
 class RecoveryIT {
 
-    /**
-     * Changes of the load (OrderLoad.Mix.REAL), applied to PG in transactions of {@link #LOAD_BATCH} at
-     * {@link #LOAD_RATE} changes/s (about 2 s): ds-streams' committed progress grows batch by batch, so the
-     * kill lands in the middle of its work. Applied as one transaction, Debezium delivered the load as one
-     * burst, ds-streams' committed progress jumped from 0 to 100 %, and a kill "at 50 %" could land after it.
-     */
-    private static final int LOAD = 600;
-    private static final int LOAD_BATCH = 20;
-    private static final double LOAD_RATE = 300;
-    private static final int CUSTOMERS = 5;
-    private static final long LOAD_SEED = 909;
-    /** Where in ds-streams' progress through the load the kill lands. */
-    private static final double KILL_AT = 0.5;
-    /** The sink's static membership id in the static run. */
-    private static final String SINK_INSTANCE_ID = "ds-sink-b9";
-    private static final String SINK_GROUP = SinkOptions.DEFAULT_GROUP;
-    private static final double STATIC_MAX_SECONDS = 10;
-    private static final double MIN_SPEEDUP = 3;
-
-    private JvmProcess sink;
-
-    /** The kill: ds-streams' progress through the load and its lags right before it, the processes' exit statuses. */
-    private record Kill(double inputProgress, long inputLag, long sinkLag, int streamsExit, int sinkExit) {
-    }
-
-    /**
-     * One recovery, seconds after the restart; NaN where it never happened.
-     *
-     * @param streamsUp     the new ds-streams process started Kafka Streams ({@code CREATED -> REBALANCING}): its JVM is up, its clients built
-     *                      (the process start's share of the recovery)
-     * @param streamsRunning the new ds-streams process reached {@code RUNNING}: joined, its tasks restored
-     * @param streamsBack   ds-streams' partitions held by the new process (group stable)
-     * @param sinkBack      the sink's partitions held by the new process
-     * @param streamsLag0   ds-streams' lag 0 on orders.events and the repartition topic (no data record behind), the
-     *                      whole load in orders.events
-     * @param sinkLag0      the sink's lag 0 on customer.totals (no data record behind), after ds-streams'
-     * @param finalEqualsPg customer_totals FINAL equals PG per customer
-     */
-    private record Recovery(Kill kill, double streamsUp, double streamsRunning, double streamsBack, double sinkBack, double streamsLag0, double sinkLag0,
-                            double finalEqualsPg, long streamsRebalances, long sinkRebalances, long sessionsExpired,
-                            List<String> streamsRebalanceReasons, List<String> sinkRebalanceReasons, boolean taskCorrupted) {
-    }
+    private final KillRecovery kills = new KillRecovery();
 
     @AfterEach
     void standDefaults() {
-        Stand stand = Stand.get();
-        if (sink != null && sink.isAlive()) {
-            sink.kill();
-        }
-        Groups.of(stand).removeAllMembers(SINK_GROUP);
-        StreamsProcess streams = stand.streams();
-        if (!StreamsProcess.STAND_INSTANCE_ID.equals(streams.instanceId()) || !streams.isAlive()) {
-            streams.stop();
-            streams.membership(StreamsProcess.STAND_INSTANCE_ID).start();
-        }
+        kills.restoreStand();
     }
 
     @Test
@@ -118,8 +56,8 @@ class RecoveryIT {
         // the stand's ds-streams as it runs: its membership read from the broker, not from the test's constant
         List<String> standInstanceIds = s.stand().streams().isAlive() ? Groups.of(s.stand()).look(Pipeline.STREAMS_GROUP).members()
                 .stream().map(Groups.Member::instanceId).map(String::valueOf).toList() : List.of();
-        Recovery dynamic = recover(e.part("dynamic membership"), s, null, null);
-        Recovery fixed = recover(e.part("static membership"), s, StreamsProcess.STAND_INSTANCE_ID, SINK_INSTANCE_ID);
+        Recovery dynamic = kills.recover(e.part("dynamic membership"), s, null, null);
+        Recovery fixed = kills.recover(e.part("static membership"), s, StreamsProcess.STAND_INSTANCE_ID, SINK_INSTANCE_ID);
 
         e.table("Recovery after kill -9, seconds from the restart (the same " + LOAD + "-change load each time)",
                 List.of("membership", "ds-streams process up", "ds-streams RUNNING", "ds-streams partitions back", "sink partitions back", "ds-streams lag 0", "sink lag 0",
@@ -149,168 +87,8 @@ class RecoveryIT {
                 + "expired. Static membership: the restarted process presents the killed one's group.instance.id and takes its "
                 + "place and its assignment. The trade-off: a static member that really died keeps its partitions, unprocessed, "
                 + "until its session times out; a graceful stop that should hand them over must remove the member (the stand "
-                + "does, README).");
-    }
-
-    /** Kills and restarts ds-streams and the sink mid-load with the given membership; measures the recovery into {@code e}. */
-    private Recovery recover(ClaimEvidence e, StandContext s, String streamsId, String sinkId) {
-        Stand stand = s.stand();
-        Topics topics = s.topics();
-        LagProbe probe = topics.lagProbe();
-        Groups groups = Groups.of(stand);
-        StreamsProcess streams = stand.streams();
-        streams.stop();
-        sink = sinkProcess(stand, sinkId);
-        sink.start();   // its JVM starts while ds-streams restarts with the membership under test
-        streams.membership(streamsId).start();
-        s.settle();
-        await("the sink process holds its partitions").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
-                .until(() -> groups.look(SINK_GROUP).heldByNewMember(List.of()));
-        Reconciliation before = Reconciliation.customerTotalsFinal(stand);
-        if (!before.matches()) {
-            throw new IllegalStateException("before the load, customer_totals FINAL differs from PG: " + before.describe());
-        }
-
-        long eventsBefore = topics.totalEndOffset(Stand.ORDERS_EVENTS);
-        long committedBefore = sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS));
-        OrderLoad load = OrderLoad.plan(LOAD, CUSTOMERS, LOAD_SEED, OrderLoad.Mix.REAL);
-        LoadDriver driver = LoadDriver.start(stand, load, LOAD_BATCH, LOAD_RATE);
-        List<String> streamsMembers = groups.look(Pipeline.STREAMS_GROUP).memberIds();
-        List<String> sinkMembers = groups.look(SINK_GROUP).memberIds();
-        Brokers.LogMark brokerLogMark = stand.kafka().mark();
-        long[] restartNanos = new long[1];
-        DoubleSupplier progress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)) - committedBefore)
-                / (double) load.size();
-        Shot<Kill> shot = FaultSchedule.atProgress(progress, KILL_AT).within(Duration.ofMinutes(2)).run(target -> {
-                    double at = progress.getAsDouble();
-                    long inputLag = probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS);
-                    long sinkLag = probe.totalLag(SINK_GROUP, Stand.CUSTOMER_TOTALS);
-                    int streamsExit = streams.kill();
-                    int sinkExit = sink.kill();
-                    restartNanos[0] = System.nanoTime();
-                    streams.launch();
-                    sink.start();
-                    return new Kill(at, inputLag, sinkLag, streamsExit, sinkExit);
-                }).get(0);
-        Kill kill = shot.result();
-        OrderLoad.Applied applied = driver.await(Duration.ofMinutes(2));
-        driver.close();
-
-        double[] t = {Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN};
-        await("ds-streams and the sink recovered, FINAL = PG").atMost(Duration.ofMinutes(3))
-                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100)).until(() -> {
-                    double now = (System.nanoTime() - restartNanos[0]) / 1e9;
-                    firstTime(t, 0, now, () -> groups.look(Pipeline.STREAMS_GROUP).heldByNewMember(streamsMembers));
-                    firstTime(t, 1, now, () -> groups.look(SINK_GROUP).heldByNewMember(sinkMembers));
-                    firstTime(t, 2, now, () -> topics.totalEndOffset(Stand.ORDERS_EVENTS) >= eventsBefore + applied.changes()
-                            && caughtUp(probe, Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)
-                            && caughtUp(probe, Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC));
-                    firstTime(t, 3, now, () -> !Double.isNaN(t[2]) && caughtUp(probe, SINK_GROUP, Stand.CUSTOMER_TOTALS));
-                    firstTime(t, 4, now, () -> !Double.isNaN(t[2]) && Reconciliation.customerTotalsFinal(stand).matches());
-                    firstTime(t, 5, now, () -> streams.logText().contains(StreamsProcess.STARTING));
-                    firstTime(t, 6, now, () -> streams.logText().contains(StreamsProcess.RUNNING));
-                    return !Double.isNaN(t[0] + t[1] + t[3] + t[4] + t[5] + t[6]);
-                });
-        String brokerLog = stand.kafka().since(brokerLogMark);
-        sink.kill();
-        groups.removeAllMembers(SINK_GROUP);
-
-        Recovery r = new Recovery(kill, round(t[5]), round(t[6]), round(t[0]), round(t[1]), round(t[2]), round(t[3]), round(t[4]),
-                Groups.rebalances(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalances(brokerLog, SINK_GROUP),
-                count(brokerLog, "has failed, removing it from the group"),
-                Groups.rebalanceReasons(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalanceReasons(brokerLog, SINK_GROUP),
-                streams.logText().contains("TaskCorruptedException"));
-        record(e, r, streamsId, sinkId, applied);
-        return r;
-    }
-
-    /** Records one recovery's figures and the proofs that the kill landed mid-load and took effect. */
-    private static void record(ClaimEvidence e, Recovery r, String streamsId, String sinkId, OrderLoad.Applied applied) {
-        e.figure("ds_streams_instance_id", String.valueOf(streamsId));
-        e.figure("sink_instance_id", String.valueOf(sinkId));
-        e.figure("load", applied.inserted() + " inserts, " + applied.updatedAmount() + " amount updates, " + applied.moved()
-                + " moves, " + applied.deleted() + " deletes");
-        e.figure("input_progress_at_kill", FaultSchedule.percent(r.kill().inputProgress()));
-        e.figure("ds_streams_lag_at_kill", r.kill().inputLag());
-        e.figure("sink_lag_at_kill", r.kill().sinkLag());
-        e.figure("streams_exit_status", r.kill().streamsExit());
-        e.figure("sink_exit_status", r.kill().sinkExit());
-        e.figure("seconds_to_streams_process_up", r.streamsUp());
-        e.figure("seconds_to_streams_running", r.streamsRunning());
-        e.figure("seconds_to_streams_partitions_back", r.streamsBack());
-        e.figure("seconds_to_sink_partitions_back", r.sinkBack());
-        e.figure("seconds_to_streams_lag_0", r.streamsLag0());
-        e.figure("seconds_to_sink_lag_0", r.sinkLag0());
-        e.figure("seconds_to_final_equals_pg", r.finalEqualsPg());
-        e.figure("rebalances_ds_streams", r.streamsRebalances());
-        e.figure("rebalances_ds_sink", r.sinkRebalances());
-        e.figure("sessions_expired", r.sessionsExpired());
-        e.figure("streams_task_corrupted_on_restart", r.taskCorrupted());
-        e.figure("rebalance_reasons_ds_streams", r.streamsRebalanceReasons().isEmpty() ? "none" : String.join(" | ", r.streamsRebalanceReasons()));
-        e.figure("rebalance_reasons_ds_sink", r.sinkRebalanceReasons().isEmpty() ? "none" : String.join(" | ", r.sinkRebalanceReasons()));
-        if (r.kill().streamsExit() != Faults.SIGKILL_EXIT || r.kill().sinkExit() != Faults.SIGKILL_EXIT) {
-            e.unverified("a process was not killed by SIGKILL: ds-streams exited " + r.kill().streamsExit() + ", the sink "
-                    + r.kill().sinkExit());
-        }
-        if (r.kill().inputProgress() >= 1.0) {
-            e.unverified("the kill landed after ds-streams had committed the whole load: no recovery under load");
-        }
-        e.note("Rebalances are the group coordinator's 'Stabilized group <group> generation N' lines in the broker log "
-                + "between the kill and FINAL = PG; sessions expired are its 'has failed, removing it from the group' lines; "
-                + "the reasons are its 'Preparing to rebalance group <group> ... (reason: R)' lines over the same span; "
-                + "streams_task_corrupted_on_restart: whether the restarted ds-streams logged TaskCorruptedException (its state "
-                + "after kill -9 under exactly-once is wiped and restored from the changelogs). Seen on this stand: Kafka Streams 4.2.2 "
-                + "then rejoins its group once more (reason 'Active tasks corrupted': one more rebalance), 4.3.1 does not (README, B9).");
-    }
-
-    /** Sets {@code t[i]} to {@code now} the first time the condition holds. */
-    private static void firstTime(double[] t, int i, double now, BooleanSupplier condition) {
-        if (Double.isNaN(t[i]) && condition.getAsBoolean()) {
-            t[i] = now;
-        }
-    }
-
-    /**
-     * @return whether the group has read all data of the topic: lag 0, or only transaction control markers
-     *     behind (at most one per partition, no data record in the gap; claim G12)
-     */
-    private static boolean caughtUp(LagProbe probe, String group, String topic) {
-        long lag = probe.totalLag(group, topic);
-        return lag == 0 || (lag <= Stand.PARTITIONS
-                && probe.describe(group, topic).stream().allMatch(l -> l.dataRecordsBehind() == 0));
-    }
-
-    /** The sink CLI as its own JVM, running until killed, with the given static membership id or dynamic. */
-    private static JvmProcess sinkProcess(Stand stand, String instanceId) {
-        ClickHouseTarget ch = stand.clickhouseTarget();
-        List<String> args = new ArrayList<>(List.of("sink", "--bootstrap-servers", stand.bootstrapServers(),
-                "--clickhouse", ch.endpoint(), "--clickhouse-user", ch.user(), "--clickhouse-password", ch.password(),
-                "--clickhouse-database", ch.database(), "--mode", "totals", "--for", "10m"));
-        if (instanceId != null) {
-            args.addAll(List.of("--instance-id", instanceId));
-        }
-        return new JvmProcess("sink-b9-" + (instanceId == null ? "dynamic" : "static"), "dev.seams.cli.SeamsCli", args,
-                Project.root().resolve("target/stand-logs"));
-    }
-
-    private static List<Object> row(String membership, Recovery r) {
-        return List.of(membership, r.streamsUp(), r.streamsRunning(), r.streamsBack(), r.sinkBack(), r.streamsLag0(), r.sinkLag0(), r.finalEqualsPg(),
-                r.streamsRebalances(), r.sinkRebalances());
-    }
-
-    private static double ratio(double dynamic, double fixed) {
-        return Double.isNaN(dynamic) || Double.isNaN(fixed) ? Double.NaN : Math.round(dynamic / Math.max(fixed, 0.1) * 10) / 10.0;
-    }
-
-    private static double round(double seconds) {
-        return Math.round(seconds * 10) / 10.0;
-    }
-
-    private static long count(String text, String needle) {
-        return text.isEmpty() ? 0 : (text.length() - text.replace(needle, "").length()) / needle.length();
-    }
-
-    private static long sum(Map<TopicPartition, Long> offsets) {
-        return offsets.values().stream().mapToLong(Long::longValue).sum();
+                + "does, README). The 10 s bound is measured with ds-streams' JVM start cache (stand/JvmStartCache: an AppCDS "
+                + "archive and RocksDB's native library unpacked once), as the stand deploys it; a plain java -cp start adds "
+                + "seconds to seconds_to_streams_process_up.");
     }
 }
