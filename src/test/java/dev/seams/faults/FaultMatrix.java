@@ -167,6 +167,12 @@ public final class FaultMatrix {
      * entry) and its parts {@code <fault>@10%} etc.
      */
     public static void run(ClaimEvidence e, StandContext s, Plan plan) {
+        try (SnapshotLedger ledger = SnapshotLedger.start(s.ch())) {
+            run(e, s, plan, ledger);
+        }
+    }
+
+    private static void run(ClaimEvidence e, StandContext s, Plan plan, SnapshotLedger ledger) {
         Stand stand = s.stand();
         Topics topics = s.topics();
         ClickHouse ch = s.ch();
@@ -233,6 +239,12 @@ public final class FaultMatrix {
                 + (offsets.examples().isEmpty() ? "" : ": " + offsets.examples()));
 
         rawTwin(e, plan, topics, ch, windowStart);
+        List<String> unstored = ledger.missing(topics, windowStart);
+        e.figure("snapshot_ledger_rows", ledger.rows());
+        e.anomaly(Anomaly.LOST, e.figure("snapshots_never_stored_in_customer_totals", (long) unstored.size()));
+        if (!unstored.isEmpty()) {
+            e.figure("snapshots_never_stored_examples", String.join(", ", unstored.subList(0, Math.min(5, unstored.size()))));
+        }
         resentEvents(e, topics, eventsStart, applied.changes());
         Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL");
         Reconciliation.orders(Pg.of(stand).orders(), Reconciliation.orderRows(ch, Reconciliation.ORDER_DEDUP_FINAL))
