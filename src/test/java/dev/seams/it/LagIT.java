@@ -52,8 +52,12 @@ class LagIT {
     private static final int LOAD_CHANGES = 3_000;
     /** Changes per PG transaction of that load. */
     private static final int LOAD_BATCH = 25;
-    /** Changes a second: the 3,000 changes take about 15 s, so that input still arrives at the 90 % kill. */
-    private static final double LOAD_RATE = 200;
+    /**
+     * Changes a second: the 3,000 changes take about 30 s, so that input still arrives at the 90 % kill, a restarted
+     * ds-streams is at work again by the next point (12 s later), and ±5 points (FaultSchedule's rule) leave a kill
+     * 1.5 s to find ds-streams with a transaction open (at 200/s, 15 s: 0.75 s, and a point 6 s after a restart).
+     */
+    private static final double LOAD_RATE = 100;
     private static final String SINK_GROUP = "ds-sink";
     private static final String COMMITTED = "read_committed";
     private static final String UNCOMMITTED = "read_uncommitted";
