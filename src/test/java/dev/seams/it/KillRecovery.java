@@ -83,6 +83,19 @@ final class KillRecovery {
                             List<String> streamsRebalanceReasons, List<String> sinkRebalanceReasons, boolean taskCorrupted) {
     }
 
+    /**
+     * Before the kills: the pipeline settled, the sink caught up and {@code customer_totals FINAL} = PG (rebuilt from
+     * the changelog if another claim emptied or rewrote the tables), so that each recovery's FINAL = PG is its own.
+     */
+    static void settleWithFinalEqualPg(StandContext s) {
+        s.settle();
+        s.sink(SinkMode.TOTALS, o -> o);
+        if (!Reconciliation.customerTotalsFinal(s.stand()).matches()) {
+            s.ch().truncate("raw_totals", "customer_totals");
+            s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
+        }
+    }
+
     /** Kills the sink process if it still runs and restarts ds-streams with the stand's membership. */
     void restoreStand() {
         Stand stand = Stand.get();

@@ -10,8 +10,6 @@ import static dev.seams.it.KillRecovery.row;
 import dev.seams.it.KillRecovery.Recovery;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.sink.SinkMode;
-import dev.seams.stand.Reconciliation;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
 import java.util.ArrayList;
@@ -45,12 +43,7 @@ class RecoveryFaultIT {
     @Claim(id = "B9", variant = "3 kills per membership", title = "Recovery in seconds, three kills per membership",
             exercises = {"streams/StreamsApp", "streams/StreamsSettings", "cli/options/Membership", "sink/SinkConsumer", "cli/SinkCommand"})
     void b9ThreeKillsPerMembership(ClaimEvidence e, StandContext s) {
-        s.settle();
-        s.sink(SinkMode.TOTALS, o -> o);
-        if (!Reconciliation.customerTotalsFinal(s.stand()).matches()) {   // another claim emptied or rewrote the tables
-            s.ch().truncate("raw_totals", "customer_totals");
-            s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
-        }
+        KillRecovery.settleWithFinalEqualPg(s);
         List<Recovery> dynamic = new ArrayList<>();
         List<Recovery> fixed = new ArrayList<>();
         List<List<Object>> rows = new ArrayList<>();

@@ -10,10 +10,8 @@ import static dev.seams.it.KillRecovery.row;
 import dev.seams.it.KillRecovery.Recovery;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.sink.SinkMode;
 import dev.seams.stand.Groups;
 import dev.seams.stand.Pipeline;
-import dev.seams.stand.Reconciliation;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
 import java.util.List;
@@ -27,7 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * first both with dynamic membership, then both with static membership ({@code --instance-id}: the same
  * {@code group.instance.id} across the restart); the same load each time. Measured from the restart: when
  * each group's partitions are held by the new process again (the broker's view), when ds-streams' lag is 0,
- * when the sink's lag is 0, when {@code customer_totals FINAL} equals PostgreSQL ({@link Reconciliation}), and
+ * when the sink's lag is 0, when {@code customer_totals FINAL} equals PostgreSQL (stand/Reconciliation), and
  * the rebalances the broker completed for each group. A dynamic member's restart waits until the killed
  * member's session ({@code session.timeout.ms}, Kafka's default 45 s) has expired; a static member takes
  * the killed one's place at once. The stand runs ds-streams with static membership ({@link StreamsProcess}).
@@ -47,12 +45,7 @@ class RecoveryIT {
     @Claim(id = "B9", title = "Recovery in seconds", exercises = {"streams/StreamsApp", "streams/StreamsSettings",
             "cli/options/Membership", "sink/SinkConsumer", "cli/SinkCommand"})
     void b9RecoveryInSeconds(ClaimEvidence e, StandContext s) {
-        s.settle();
-        s.sink(SinkMode.TOTALS, o -> o);
-        if (!Reconciliation.customerTotalsFinal(s.stand()).matches()) {   // another claim emptied or rewrote the tables
-            s.ch().truncate("raw_totals", "customer_totals");
-            s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
-        }
+        KillRecovery.settleWithFinalEqualPg(s);
         // the stand's ds-streams as it runs: its membership read from the broker, not from the test's constant
         List<String> standInstanceIds = s.stand().streams().isAlive() ? Groups.of(s.stand()).look(Pipeline.STREAMS_GROUP).members()
                 .stream().map(Groups.Member::instanceId).map(String::valueOf).toList() : List.of();
