@@ -165,8 +165,7 @@ public final class Sink {
                 counters.insertErrors, s == null ? 0 : s.fetchErrors(), options.dup(), options.fromStart(),
                 options.mode().cliName(), counters.uncommitted + (committer == null ? 0 : committer.pendingRecords()),
                 committer == null ? 0 : committer.errors(), r == null ? 0 : r.rebalances(),
-                r == null ? 0 : r.rebalancesMidDrain(), r == null ? 0 : r.revokedMidDrain(),
-                committer == null ? 0 : committer.leftToNewOwner());
+                r == null ? 0 : r.rebalancesMidDrain(), r == null ? 0 : r.revokedMidDrain());
     }
 
     /**

@@ -21,22 +21,10 @@ package dev.seams.sink;
  *                           {@link Rebalances})
  * @param rebalancesMidDrain those whose revocation took partitions with records still behind
  * @param revokedMidDrain    partitions revoked or lost with records still behind, summed
- * @param leftToNewOwner     records written whose offsets were not committed before their partitions
- *                           moved (a failed commit): the partitions' next owner re-reads them, so they are
- *                           the most a rebalance can write twice into the raw table (B12's bound)
  */
 public record SinkSummary(long inserted, long bad, long tombstones, long dlqErrors, long insertErrors,
                           long fetchErrors, boolean dup, boolean fromStart, String mode, long uncommitted,
-                          long commitErrors, long rebalances, long rebalancesMidDrain, long revokedMidDrain,
-                          long leftToNewOwner) {
-
-    /** A summary that left nothing to a new owner. */
-    public SinkSummary(long inserted, long bad, long tombstones, long dlqErrors, long insertErrors,
-                       long fetchErrors, boolean dup, boolean fromStart, String mode, long uncommitted,
-                       long commitErrors, long rebalances, long rebalancesMidDrain, long revokedMidDrain) {
-        this(inserted, bad, tombstones, dlqErrors, insertErrors, fetchErrors, dup, fromStart, mode, uncommitted,
-                commitErrors, rebalances, rebalancesMidDrain, revokedMidDrain, 0);
-    }
+                          long commitErrors, long rebalances, long rebalancesMidDrain, long revokedMidDrain) {
 
     /** A summary of a run that went through no rebalance. */
     public SinkSummary(long inserted, long bad, long tombstones, long dlqErrors, long insertErrors,
@@ -61,8 +49,7 @@ public record SinkSummary(long inserted, long bad, long tombstones, long dlqErro
     /**
      * @return the closing line, e.g. {@code sink: inserted=51 bad=0 dlq_errors=0 insert_errors=0
      *     fetch_errors=0 (dup=false, from-start=true, mode=totals)} — the source's consumer line;
-     *     {@code tombstones=N}, {@code commit_errors=N}, {@code left_to_new_owner=N} and {@code uncommitted=N}
-     *     are added only when N > 0,
+     *     {@code tombstones=N}, {@code commit_errors=N} and {@code uncommitted=N} are added only when N > 0,
      *     {@code rebalances=N (mid-drain M, partitions revoked mid-drain K)} only after a rebalance
      */
     public String line() {
@@ -72,7 +59,6 @@ public record SinkSummary(long inserted, long bad, long tombstones, long dlqErro
                 + (commitErrors > 0 ? " commit_errors=" + commitErrors : "")
                 + (rebalances > 0 || revokedMidDrain > 0 ? " rebalances=" + rebalances + " (mid-drain " + rebalancesMidDrain
                         + ", partitions revoked mid-drain " + revokedMidDrain + ")" : "")
-                + (leftToNewOwner > 0 ? " left_to_new_owner=" + leftToNewOwner : "")
                 + (uncommitted > 0 ? " uncommitted=" + uncommitted : "")
                 + " (dup=" + dup + ", from-start=" + fromStart + ", mode=" + mode + ")";
     }

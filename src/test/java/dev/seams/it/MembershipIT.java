@@ -67,16 +67,15 @@ class MembershipIT {
     private static final int CUSTOMERS = 60;
     /** FAULT INJECTION: the pause before each batch's inserts, ms: the drain takes about 40 s, a stay about a fifth of it. */
     private static final long INSERT_DELAY_MS = 1_000;
-    /** Both instances' commit interval: a rebalance meets written, uncommitted offsets. */
-    private static final Duration COMMIT_INTERVAL = Duration.ofSeconds(1);
-    /** Where in the drain the second instance joins (and then leaves): a stay's span apart, the last with a third left. */
-    private static final double[] CHANGES_AT = {0.05, 0.35, 0.65};
+    /** Where in the drain the second instance joins (and then leaves): a stay (about a fifth of the drain) apart. */
+    private static final double[] CHANGES_AT = {0.05, 0.3, 0.55};
 
     /**
      * One join and leave of the second instance.
      *
      * @param drainedAtJoin the backlog's share the group had committed when it was stable with both
-     *                      instances: where the change landed (FaultSchedule's point rule)
+     *                      instances (the shot's progress, read when the second instance was started, is where
+     *                      the change landed: FaultSchedule's point rule)
      * @param behindAtJoin  data records behind the group's committed offsets (read, not offsets: no
      *                      transaction marker counts) when the group was stable with both instances
      * @param behindAtLeave the same when it was stable with the first instance alone again
@@ -106,17 +105,12 @@ class MembershipIT {
         ExecutorService threads = Executors.newCachedThreadPool();
         List<Shot<Change>> changes;
         SinkSummary first = null;
-        Removal removal;
         String outcome;
         try {
             CompletableFuture<SinkSummary> firstRun = CompletableFuture.supplyAsync(
                     () -> new Sink(options(s, SinkOptions::withUntilCaughtUp)).run(), threads);
             changes = FaultSchedule.atProgress(drained, CHANGES_AT).within(Duration.ofMinutes(2)).pollEvery(Duration.ofMillis(100))
                     .run(target -> joinAndLeave(s, threads, firstRun, drained));
-            // a failing offset commit, forced: the first instance, alone again, is removed from the group (Admin API,
-            // KIP-571) while it holds written offsets; its next commit carries a generation the coordinator no longer knows
-            removal = firstRun.isDone() ? null : new Removal(drained.getAsDouble(), dataBehind(topics),
-                    Groups.of(s.stand()).removeAllMembers(GROUP));
             try {
                 first = firstRun.get(3, TimeUnit.MINUTES);
                 outcome = "ended normally: " + first.line();
@@ -130,13 +124,11 @@ class MembershipIT {
         List<List<Object>> rows = new ArrayList<>();
         long secondInserted = 0;
         long commitErrors = first == null ? 0 : first.commitErrors();
-        long leftToNewOwner = first == null ? 0 : first.leftToNewOwner();
         for (Shot<Change> shot : changes) {
             recordChange(e.part("join and leave " + shot.label()), shot);
             Change c = shot.result();
             secondInserted += c.second().inserted();
             commitErrors += c.second().commitErrors();
-            leftToNewOwner += c.second().leftToNewOwner();
             rows.add(List.of(FaultSchedule.percent(shot.target()), FaultSchedule.percent(c.drainedAtJoin()), c.behindAtJoin(),
                     c.behindAtLeave(), c.second().line(), c.seconds()));
         }
@@ -146,7 +138,6 @@ class MembershipIT {
                 + "WHERE customer_id BETWEEN " + FIRST_CUSTOMER + " AND " + (FIRST_CUSTOMER + CUSTOMERS - 1))
                 .stream().map(r -> r.get(0) + "@" + r.get(1)).toList());
 
-        recordRemoval(e.part("member removed mid-drain"), removal, first);
         e.figure("backlog_records", positions.size());
         e.figure("first_instance", outcome);
         e.check("first_instance_ended_normally", first != null).isTrue("the first instance's run returned its summary, no exception");
@@ -167,12 +158,12 @@ class MembershipIT {
         e.check("ds_sink_lag_after", topics.lag(GROUP, Stand.CUSTOMER_TOTALS)).isZero("the group's lag once the first instance ended");
         e.check("records_inserted", first.inserted() + secondInserted).isEqualTo(positions.size() + raw.excess(),
                 "rows both instances inserted = the backlog + the raw duplicates");
-        e.figure("records_left_to_new_owner", leftToNewOwner);
-        e.check("raw_duplicate_rows", raw.excess()).isAtMost(leftToNewOwner,
-                "raw_totals rows beyond one per record position: only records whose commit failed before their partitions "
-                        + "moved (left to the new owner; 0 when every commit succeeded) — each instance writes and commits what it "
-                        + "holds before it gives partitions up");
-        e.figure("raw_duplicate_rows_upper_bound_of_claim", SinkConsumer.MAX_POLL_RECORDS * rebalances);
+        e.check("raw_duplicate_rows", raw.excess()).isAtMost(SinkConsumer.MAX_POLL_RECORDS * rebalances,
+                "raw_totals rows beyond one per record position: at most one poll (max.poll.records) per rebalance");
+        e.check("raw_duplicate_rows_beyond_failed_commits", raw.excess()).isAtMost(SinkConsumer.MAX_POLL_RECORDS * commitErrors,
+                "what the sink guarantees: it writes and commits each poll before the next, so a rebalance finds nothing "
+                        + "written and uncommitted; only a failed commit (at most one poll each) leaves records for the new "
+                        + "owner to write again — 0 when none failed");
         e.anomaly(Anomaly.LOST, e.figure("backlog_records_missing_in_raw_totals", raw.missing()));
         e.check("raw_rows_of_other_positions", raw.unexpected()).isZero("rows of this claim's customers at no backlog position");
         Reconciliation.customers(s.pg().truth(), Reconciliation.customerRows(s.ch(), Reconciliation.CUSTOMER_TOTALS_FINAL),
@@ -183,44 +174,6 @@ class MembershipIT {
                 + "so a commit fails only if the member was already dropped from the generation. "
                 + (commitErrors == 0 ? "None failed in this run: that path is proven by sink/OffsetCommitterTest, not here."
                         : "None of them ended a run."));
-    }
-
-    /**
-     * The first instance removed from the group by the Admin API while it drains alone.
-     *
-     * @param drained the backlog's share committed when it was removed
-     * @param behind  data records behind the group's committed offsets then
-     * @param removed whether the broker removed a member
-     */
-    private record Removal(double drained, long behind, boolean removed) {
-    }
-
-    /**
-     * The forced failing commit's entry: the removal met records behind, the first instance's commit
-     * failed at least once (commit_errors) and its run still ended normally (B12: "a failing offset commit
-     * is retried, not fatal"); else UNVERIFIED — that path is then proven by unit tests only.
-     */
-    private static void recordRemoval(ClaimEvidence part, Removal removal, SinkSummary first) {
-        if (removal == null || first == null) {
-            part.unverified(first == null ? "the first instance did not end normally (see B12)"
-                    : "the first instance had ended before the removal: no commit could fail");
-            return;
-        }
-        part.figure("drained_at_removal", FaultSchedule.percent(removal.drained()));
-        part.figure("records_behind_at_removal", removal.behind());
-        part.figure("member_removed", removal.removed());
-        part.figure("first_instance_commit_errors", first.commitErrors());
-        part.figure("first_instance_left_to_new_owner", first.leftToNewOwner());
-        part.check("first_instance_ended_normally", true).isTrue("the run went on after its commit failed and ended with its summary");
-        if (!removal.removed() || removal.behind() == 0) {
-            part.unverified(!removal.removed() ? "the broker removed no member" : "no record was behind at the removal");
-        } else if (first.commitErrors() == 0) {
-            part.unverified("no offset commit of the first instance failed after its removal: the failing path did not run");
-        }
-        part.note("The first instance, alone in the group, is removed by the Admin API (removeMembersFromConsumerGroup, KIP-571) "
-                + "while it drains with written offsets waiting for the next commit (--commit-interval 1s): its next commit is "
-                + "refused, its offsets are dropped or kept and committed after it rejoins (sink/OffsetCommitter), and the "
-                + "records it leaves behind are re-read: B12's raw_duplicate_rows bound counts them (records_left_to_new_owner).");
     }
 
     /** The second instance joins, is stopped once both instances own partitions, and leaves. */
@@ -255,14 +208,14 @@ class MembershipIT {
     private static void recordChange(ClaimEvidence part, Shot<Change> shot) {
         Change c = shot.result();
         part.figure("target", FaultSchedule.percent(shot.target()));
+        part.figure("drained_at_start_of_second_instance", FaultSchedule.percent(shot.progress()));
         part.figure("drained_at_join", FaultSchedule.percent(c.drainedAtJoin()));
         part.figure("records_behind_at_join", c.behindAtJoin());
         part.figure("records_behind_at_leave", c.behindAtLeave());
         part.figure("second_instance_summary", c.second().line());
         part.figure("seconds", c.seconds());
-        String offPoint = FaultSchedule.offPoint(shot.target(), c.drainedAtJoin());
-        if (offPoint != null) {
-            part.unverified("the join " + offPoint);
+        if (!shot.onPoint()) {
+            part.unverified("the second instance's start " + shot.offPoint());
         }
         if (c.behindAtJoin() == 0 || c.behindAtLeave() == 0) {
             part.unverified("the group had no record behind at the " + (c.behindAtJoin() == 0 ? "join" : "leave")
@@ -273,15 +226,10 @@ class MembershipIT {
                 + "again (leave). The whole drain's checks are in B12.");
     }
 
-    /**
-     * The options of both instances: the stand's sink, slowed by the test-only insert delay, with a
-     * commit interval ({@code --commit-interval 1s}, P1's contender): written offsets wait for the next
-     * commit, so each rebalance meets offsets that only the commit on revocation saves from being re-read
-     * by the new owner (with the default, a commit after every write, nothing is pending at a rebalance).
-     */
+    /** The options of both instances: the stand's sink, slowed by the test-only insert delay. */
     private static SinkOptions options(StandContext s, UnaryOperator<SinkOptions> window) {
-        return Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS, o -> window.apply(o.withInsertDelay(Duration.ofMillis(INSERT_DELAY_MS))
-                .withCommitInterval(COMMIT_INTERVAL)));
+        return Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS,
+                o -> window.apply(o.withInsertDelay(Duration.ofMillis(INSERT_DELAY_MS))));
     }
 
     private static boolean isMine(int customer) {

@@ -113,6 +113,9 @@ public final class ClaimExtension implements BeforeEachCallback, ParameterResolv
             part.finish(p);
             judge(part, p, gate, failed, regressed);
         }
+        if (gate != null) {   // a part that passed in the baseline and this run of its claim no longer produced
+            gate.vanishedParts(e.id(), e.parts().stream().map(ClaimEvidence::id).toList()).forEach(r -> regressed.add(r.line()));
+        }
         boolean hardFailure = thrown.isPresent() && !(thrown.get() instanceof TestAbortedException);
         if ((hardFailure || !failed.isEmpty() || !regressed.isEmpty()) && firstRed == null) {
             firstRed = e.id();

@@ -3,9 +3,12 @@ package dev.seams.report;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The regression gate (issue 21, "a kill must turn the build red"): a run against a baseline report
@@ -17,24 +20,31 @@ import java.util.Map;
  * have stopped the build.
  *
  * <p>Only entries that ran are judged: a baseline entry this run did not produce (another tier, a filtered
- * run) is neither worse nor passed here; {@code seams compare} lists those.
+ * run) is neither worse nor passed here; {@code seams compare} lists those. A <em>part</em> is the exception:
+ * one that PASSed in the baseline and is missing while its claim entry ran ({@link #vanishedParts}) is a
+ * regression with the verdict {@value #MISSING} — a part is renamed or dropped only with its baseline.
  */
 public final class Gate {
 
     /** The system property naming the baseline report; failsafe passes it through (pom.xml). */
     public static final String PROPERTY = "seams.gate";
 
+    /** The verdict of a baseline PASS part its claim's run no longer produced. */
+    public static final String MISSING = "MISSING";
     private static final String PASS = Verdict.PASS.name();
     private static volatile Gate configured;
 
     private final String baseline;
     private final String baselineCommit;
     private final Map<String, String> verdicts;
+    /** Baseline part id → the id of its claim entry. */
+    private final Map<String, String> partOf;
 
-    private Gate(String baseline, String baselineCommit, Map<String, String> verdicts) {
+    private Gate(String baseline, String baselineCommit, Map<String, String> verdicts, Map<String, String> partOf) {
         this.baseline = baseline;
         this.baselineCommit = baselineCommit;
         this.verdicts = Map.copyOf(verdicts);
+        this.partOf = Map.copyOf(partOf);
     }
 
     /**
@@ -61,11 +71,15 @@ public final class Gate {
     @SuppressWarnings("unchecked")
     public static Gate of(Map<String, Object> report, String name) {
         Map<String, String> verdicts = new LinkedHashMap<>();
+        Map<String, String> partOf = new LinkedHashMap<>();
         for (Map<String, Object> c : (List<Map<String, Object>>) report.getOrDefault("claims", List.of())) {
             verdicts.put(String.valueOf(c.get("id")), String.valueOf(c.get("verdict")));
+            if (c.get("part_of") != null) {
+                partOf.put(String.valueOf(c.get("id")), String.valueOf(c.get("part_of")));
+            }
         }
         Map<String, Object> source = (Map<String, Object>) report.getOrDefault("source", Map.of());
-        return new Gate(name, String.valueOf(source.getOrDefault("commit", "?")), verdicts);
+        return new Gate(name, String.valueOf(source.getOrDefault("commit", "?")), verdicts, partOf);
     }
 
     /**
@@ -107,8 +121,24 @@ public final class Gate {
     }
 
     /**
+     * @param entry    a claim entry that ran
+     * @param produced the ids of the parts its run produced
+     * @return its parts that PASSed in the baseline and are not among {@code produced}, as regressions ({@value #MISSING})
+     */
+    public List<Regression> vanishedParts(String entry, Collection<String> produced) {
+        List<Regression> vanished = new ArrayList<>();
+        partOf.forEach((part, parent) -> {
+            if (parent.equals(entry) && PASS.equals(verdicts.get(part)) && !produced.contains(part)) {
+                vanished.add(new Regression(part, PASS, MISSING, "its claim " + entry + " ran and did not produce it"));
+            }
+        });
+        return vanished;
+    }
+
+    /**
      * @param report a parsed {@code guarantees.json} of a run
-     * @return every entry of it that ran (not NOT_RUN), PASSed in the baseline and does not PASS in it, in its order
+     * @return every entry of it that ran (not NOT_RUN), PASSed in the baseline and does not PASS in it, in its order,
+     *     then the baseline's PASS parts of the entries that ran which it lacks ({@link #vanishedParts})
      */
     @SuppressWarnings("unchecked")
     public List<Regression> regressions(Map<String, Object> report) {
@@ -123,6 +153,15 @@ public final class Gate {
                 worse.add(r);
             }
         }
+        Set<String> ids = new HashSet<>();
+        List<String> ran = new ArrayList<>();
+        for (Map<String, Object> c : (List<Map<String, Object>>) report.getOrDefault("claims", List.of())) {
+            ids.add(String.valueOf(c.get("id")));
+            if (!Verdict.NOT_RUN.name().equals(c.get("verdict")) && c.get("part_of") == null) {
+                ran.add(String.valueOf(c.get("id")));
+            }
+        }
+        ran.forEach(entry -> worse.addAll(vanishedParts(entry, ids)));
         return worse;
     }
 

@@ -40,4 +40,20 @@ class GateTest {
                 .containsExactly("G14[kill -9 @10%]: PASS in the baseline, UNVERIFIED now (no transaction open)");
         assertThat(GATE.describe()).isEqualTo("baseline.json (2af64c2)");
     }
+
+    @Test
+    void aPartThatPassedAndVanishedWhileItsClaimRanIsARegression() {
+        Gate gate = Gate.of(Map.of("claims", List.of(
+                Map.of("id", "B12", "verdict", "PASS"),
+                Map.of("id", "B12[join and leave @55%]", "verdict", "PASS", "part_of", "B12"),
+                Map.of("id", "B12[join and leave @5%]", "verdict", "PASS", "part_of", "B12"),
+                Map.of("id", "B5[broker-kill@10%]", "verdict", "PASS", "part_of", "B5[broker-kill]"))), "baseline.json");
+        Map<String, Object> run = Map.of("claims", List.of(
+                Map.of("id", "B12", "verdict", "PASS"),
+                Map.of("id", "B12[join and leave @5%]", "verdict", "PASS", "part_of", "B12"),
+                Map.of("id", "B12[join and leave @65%]", "verdict", "PASS", "part_of", "B12")));
+        assertThat(gate.regressions(run)).extracting(Gate.Regression::line).as("renamed or dropped, not the parts of a claim that did not run")
+                .containsExactly("B12[join and leave @55%]: PASS in the baseline, MISSING now (its claim B12 ran and did not produce it)");
+        assertThat(gate.vanishedParts("B12", List.of("B12[join and leave @5%]", "B12[join and leave @55%]"))).isEmpty();
+    }
 }
