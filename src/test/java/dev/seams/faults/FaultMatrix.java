@@ -333,7 +333,14 @@ public final class FaultMatrix {
     /** Raw twin: every data record of customer.totals written during the run, counted in raw_totals by position. */
     private static void rawTwin(ClaimEvidence e, Plan plan, Topics topics, ClickHouse ch, Map<TopicPartition, Long> from) {
         List<String> positions = new ArrayList<>();
-        topics.readFrom(Stand.CUSTOMER_TOTALS, "read_committed", from, r -> positions.add(r.partition() + "@" + r.offset()));
+        Map<TopicPartition, Long> end = topics.endOffsets(Stand.CUSTOMER_TOTALS);   // both reads below stop here
+        java.util.function.Predicate<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> inRun =
+                r -> r.offset() < end.getOrDefault(new TopicPartition(r.topic(), r.partition()), Long.MAX_VALUE);
+        topics.readFrom(Stand.CUSTOMER_TOTALS, "read_committed", from, r -> {
+            if (inRun.test(r)) {
+                positions.add(r.partition() + "@" + r.offset());
+            }
+        });
         String since = from.entrySet().stream().map(en -> "(kafka_partition = " + en.getKey().partition()
                 + " AND kafka_offset >= " + en.getValue() + ")").collect(Collectors.joining(" OR "));
         KeyCounts<String> raw = KeyCounts.of(positions, ch.rows("SELECT kafka_partition, kafka_offset FROM raw_totals WHERE "
@@ -341,7 +348,8 @@ public final class FaultMatrix {
         e.figure("changelog_records_of_the_run", positions.size());
         java.util.Set<String> committed = new java.util.HashSet<>(positions);
         long[] aborted = {0};
-        topics.readFrom(Stand.CUSTOMER_TOTALS, "read_uncommitted", from, r -> aborted[0] += committed.contains(r.partition() + "@" + r.offset()) ? 0 : 1);
+        topics.readFrom(Stand.CUSTOMER_TOTALS, "read_uncommitted", from,
+                r -> aborted[0] += !inRun.test(r) || committed.contains(r.partition() + "@" + r.offset()) ? 0 : 1);
         e.figure("aborted_records_in_log", aborted[0]);
         if (plan.abortsExpected() && aborted[0] == 0) {
             e.unverified("no transaction of ds-streams was aborted in this run (no customer.totals record visible read_uncommitted "

@@ -266,7 +266,10 @@ class LagIT {
             kills = FaultSchedule.atProgress(loader::progress, 0.1, 0.5, 0.9).run(target -> {
                 double at = inputProgress.getAsDouble();
                 long lag = probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS);
-                TransactionKill.Result killed = TransactionKill.kill(stand.streams(), topics, Stand.CUSTOMER_TOTALS, OPEN_TRANSACTION_WAIT);
+                // it looks for an open transaction only as long as the load stays within its point's ±5 points (0.5 s spare)
+                double secondsLeft = (target + FaultSchedule.TOLERANCE - loader.progress()) * load.size() / LOAD_RATE - 0.5;
+                Duration within = Duration.ofMillis(Math.max(300, Math.min(OPEN_TRANSACTION_WAIT.toMillis(), (long) (secondsLeft * 1000))));
+                TransactionKill.Result killed = TransactionKill.kill(stand.streams(), topics, Stand.CUSTOMER_TOTALS, within);
                 double landed = loader.progress();   // the kill may wait for an open transaction: where the load was when it struck
                 sampler.mark("kill -9 at " + FaultSchedule.percent(landed));
                 boolean openBefore = killed.frozenMidTransaction();
@@ -370,6 +373,7 @@ class LagIT {
         }
         part.note("Each kill is sent at its point of the load to ds-streams halted (SIGSTOP) while it had a transaction "
                 + "open on customer.totals, looked for up to " + OPEN_TRANSACTION_WAIT.toSeconds() + " s (stand/TransactionKill), "
+                + "(in G14[3 kills under load] no longer than its point's ±5 points allow) "
                 + "so that the kill aborts output; aborted_records_of_its_transaction says whether it did (a kill that found "
                 + "no open transaction still counts as mid-work when ds-streams had input it had not committed). "
                 + "Its point is of the load committed in PG, where the load was when the kill struck (±5 points, else UNVERIFIED). "

@@ -58,7 +58,11 @@ class MutationTierIT {
         MutantsReport.write(dir, json);
         LOG.info("mutants report: {}", dir.resolve("mutants.md"));
         if (whole) {   // each claim entry's section shows the mutants it killed (the committed pair, same source)
-            ReportWriter.renderMarkdown(dir);
+            try {
+                ReportWriter.renderMarkdown(dir);
+            } catch (RuntimeException noClaimsReport) {   // the tier's own verdict below still stands
+                LOG.warn("guarantees.md not rendered again with the mutants' kills: {}", noClaimsReport.toString());
+            }
         }
 
         assertThat(results).as("mutants not killed by a claim (a survivor is a finding: strengthen the claim or add the one "
