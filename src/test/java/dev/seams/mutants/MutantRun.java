@@ -62,12 +62,12 @@ public final class MutantRun {
      * @param exit         Maven's exit status (-1: timed out, killed)
      * @param seconds      its wall time
      * @param log          its output
-     * @param killerIds    the ids of the entries that FAILed or regressed against the baseline, in report order
-     * @param killers      the same entries, one line each ({@code <id>: <why>})
+     * @param killers      the entries that FAILed or regressed against the baseline, in report order: entry id →
+     *                     its line ({@code <id>: <why>})
      * @param unitFailures unit tests that failed ({@code Class#method})
      * @param entries      how many report entries the build produced
      */
-    public record Build(String selector, int exit, double seconds, Path log, List<String> killerIds, List<String> killers,
+    public record Build(String selector, int exit, double seconds, Path log, Map<String, String> killers,
                         List<String> unitFailures, int entries) {
 
         boolean killed() {
@@ -91,7 +91,7 @@ public final class MutantRun {
         /** @return every entry that killed it (entry id only), in order */
         public List<String> killerEntries() {
             Set<String> ids = new LinkedHashSet<>();
-            builds.stream().filter(Build::killed).forEach(b -> ids.addAll(b.killerIds()));
+            builds.stream().filter(Build::killed).forEach(b -> ids.addAll(b.killers().keySet()));
             return List.copyOf(ids);
         }
 
@@ -194,8 +194,8 @@ public final class MutantRun {
         List<Map<String, Object>> claims = (List<Map<String, Object>>) json.getOrDefault("claims", List.of());
         claims.stream().filter(e -> "FAIL".equals(e.get("verdict")))
                 .forEach(e -> killers.putIfAbsent(String.valueOf(e.get("id")), e.get("id") + ": FAIL (" + e.getOrDefault("reason", "") + ")"));
-        return new Build(selector == null ? "(whole tier)" : selector, c.exit(), seconds(t0), log, List.copyOf(killers.keySet()),
-                List.copyOf(killers.values()), SurefireResults.failures(tree.resolve("target/surefire-reports")), claims.size());
+        return new Build(selector == null ? "(whole tier)" : selector, c.exit(), seconds(t0), log, killers,
+                SurefireResults.failures(tree.resolve("target/surefire-reports")), claims.size());
     }
 
     /** Copies pom.xml, src/, containers/ and docs/ (no build output, not the mutation tier) into an emptied {@code to}. */

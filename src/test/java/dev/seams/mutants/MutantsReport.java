@@ -77,7 +77,9 @@ final class MutantsReport {
             one.put("killed", r.verdict().equals("KILLED"));
             one.put("killed_by_build", r.killedBy());
             one.put("killer_entries", r.killerEntries());
-            one.put("killers", r.builds().stream().filter(MutantRun.Build::killed).flatMap(b -> b.killers().stream()).toList());
+            Map<String, String> killers = new LinkedHashMap<>();   // entry id -> why it turned red, over the killing builds
+            r.builds().stream().filter(MutantRun.Build::killed).forEach(b -> b.killers().forEach(killers::putIfAbsent));
+            one.put("killers", killers);
             one.put("unit_tests_failed", r.unitFailures());
             one.put("detail", r.detail());
             one.put("seconds", r.seconds());
@@ -172,7 +174,7 @@ final class MutantsReport {
                     .append(String.join("; ", (List<String>) m.get("expected_entries"))).append(" (run first: `")
                     .append(String.join(",", (List<String>) m.get("expected"))).append("`); builds: ")
                     .append(m.get("builds")).append(".\n");
-            for (String k : (List<String>) m.get("killers")) {
+            for (String k : ((Map<String, String>) m.get("killers")).values()) {
                 md.append("  - ").append(cell(k)).append('\n');
             }
         }

@@ -22,9 +22,9 @@ class MutantsReportTest {
     @Test
     @SuppressWarnings("unchecked")
     void eachMutantsKillersAndTheMatrixOfClaims() {
-        MutantRun.Build red = new MutantRun.Build("OutagesIT", 1, 90.0, ROOT.resolve("build-1.log"), List.of("B5[quick-clickhouse-stop]"),
-                List.of("B5[quick-clickhouse-stop]: FAIL (anomaly lost = 96)"), List.of("SinkTest#skipsNothing"), 4);
-        MutantRun.Build green = new MutantRun.Build("TransactionsIT", 0, 60.0, ROOT.resolve("build-1.log"), List.of(), List.of(), List.of(), 5);
+        MutantRun.Build red = new MutantRun.Build("OutagesIT", 1, 90.0, ROOT.resolve("build-1.log"),
+                Map.of("B5[quick-clickhouse-stop]", "B5[quick-clickhouse-stop]: FAIL (anomaly lost = 96)"), List.of("SinkTest#skipsNothing"), 4);
+        MutantRun.Build green = new MutantRun.Build("TransactionsIT", 0, 60.0, ROOT.resolve("build-1.log"), Map.of(), List.of(), 5);
         List<MutantRun.Result> results = List.of(
                 new MutantRun.Result(mutant("sink-skip-retriable-batch"), "KILLED", "expected claims", "",
                         List.of(red), 95.0),

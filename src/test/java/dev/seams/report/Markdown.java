@@ -105,12 +105,9 @@ final class Markdown {
             return fired;
         }
         for (Map<String, Object> m : (List<Map<String, Object>>) mutants.getOrDefault("mutants", List.of())) {
-            for (String killer : (List<String>) m.getOrDefault("killers", List.of())) {
-                int colon = killer.indexOf(": ");
-                String entry = colon < 0 ? killer : killer.substring(0, colon);
-                fired.computeIfAbsent(entry, k -> new ArrayList<>()).add("mutant `" + m.get("id") + "` (" + m.get("models")
-                        + "): " + (colon < 0 ? "turned it red" : killer.substring(colon + 2)));
-            }
+            ((Map<String, String>) m.getOrDefault("killers", Map.of())).forEach((entry, line) -> fired.computeIfAbsent(entry,
+                    k -> new ArrayList<>()).add("mutant `" + m.get("id") + "` (" + m.get("models") + "): "
+                    + (line.startsWith(entry + ": ") ? line.substring(entry.length() + 2) : line)));
         }
         return fired;
     }

@@ -20,7 +20,8 @@ class MarkdownTest {
         return Map.of("source", Map.of("content_hash", contentHash, "commit", "2222222"),
                 "summary", Map.of("mutants", 1, "killed", 1),
                 "mutants", List.of(Map.of("id", "sink-commit-before-write", "models", "offsets committed before the insert",
-                        "killers", List.of("B5[clickhouse-stop@50%]: PASS in the baseline, FAIL now (lost_rows 120, expected 0)"))));
+                        "killers", Map.of("B5[clickhouse-stop@50%]",
+                                "B5[clickhouse-stop@50%]: PASS in the baseline, FAIL now (lost_rows 120, expected 0)"))));
     }
 
     @Test
