@@ -133,7 +133,7 @@ public final class FaultMatrix {
         /**
          * @return this plan, requiring transactions of ds-streams aborted by the fault (records of customer.totals visible
          *     read_uncommitted only): without them the run's "no aborted read" proves nothing and the entry is UNVERIFIED
-         *     (issue 21; broker and coordinator kills)
+         *     (issue 21; the single broker's kill)
          */
         public Plan aborting() {
             return new Plan(name, fault, seed, redeliveryExpected, retriesExpected, stalledGroup, stalledTopic, changesPerSecond, sinkOutput,
