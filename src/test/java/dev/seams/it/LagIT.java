@@ -270,9 +270,9 @@ class LagIT {
             kills = FaultSchedule.atProgress(loader::progress, 0.1, 0.5, 0.9).run(target -> {
                 double at = inputProgress.getAsDouble();
                 long lag = probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS);
-                // it looks for an open transaction only as long as the load stays within its point's ±5 points (1 s spare:
-                // each look freezes ds-streams for 250 ms, and the kill itself takes a moment)
-                double secondsLeft = (target + FaultSchedule.TOLERANCE - loader.progress()) * load.size() / LOAD_RATE - 1.0;
+                // it looks for an open transaction only as long as the load stays within its point's ±5 points (0.5 s
+                // spare: a look that finds one holds ds-streams frozen 250 ms more, and the kill itself takes a moment)
+                double secondsLeft = (target + FaultSchedule.TOLERANCE - loader.progress()) * load.size() / LOAD_RATE - 0.5;
                 Duration within = Duration.ofMillis(Math.max(300, Math.min(OPEN_TRANSACTION_WAIT.toMillis(), (long) (secondsLeft * 1000))));
                 TransactionKill.Result killed = TransactionKill.kill(stand.streams(), topics, Stand.CUSTOMER_TOTALS, within);
                 double landed = loader.progress();   // the kill may wait for an open transaction: where the load was when it struck

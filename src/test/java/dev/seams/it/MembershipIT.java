@@ -22,8 +22,10 @@ import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -34,6 +36,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.DoubleSupplier;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -46,7 +49,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * by {@code LagProbe}) and from inside (the first instance's summary counts the rebalances that took
  * partitions behind their end offsets away from it or handed such partitions to it, {@code sink/Rebalances}). To make the drain last, both instances pause {@value #INSERT_DELAY_MS} ms
  * before each batch's inserts — the TEST-ONLY fault injection {@code SinkOptions.withInsertDelay}, a
- * slow ClickHouse. Expected: the first instance ends normally with its summary, the group's lag is 0,
+ * slow ClickHouse. After the three stays a holder (a third instance, {@value #HOLDER_DELAY_MS} ms before each batch)
+ * joins and keeps its partitions behind until the first instance's own are caught up: the first, run with
+ * {@code --until-caught-up}, must go on polling (it judges the whole group, {@code sink/PollSession}); the holder then
+ * leaves and the first drains what it held. Expected: the first instance ends normally with its summary, the group's lag is 0,
  * {@code customer_totals FINAL} equals PG for the backlog's customers, raw rows beyond one per record
  * position ({@code raw_totals.kafka_partition/kafka_offset}) are at most one poll
  * ({@code max.poll.records}) per rebalance, and an offset commit that meets a rebalance is counted
@@ -104,6 +110,7 @@ class MembershipIT {
 
         ExecutorService threads = Executors.newCachedThreadPool();
         List<Shot<Change>> changes;
+        Hold hold;
         SinkSummary first = null;
         String outcome;
         try {
@@ -111,6 +118,7 @@ class MembershipIT {
                     () -> new Sink(options(s, SinkOptions::withUntilCaughtUp)).run(), threads);
             changes = FaultSchedule.atProgress(drained, CHANGES_AT).within(Duration.ofMinutes(2)).pollEvery(Duration.ofMillis(100))
                     .run(target -> joinAndLeave(s, threads, firstRun, drained));
+            hold = holdBehind(s, threads, firstRun);
             try {
                 first = firstRun.get(3, TimeUnit.MINUTES);
                 outcome = "ended normally: " + first.line();
@@ -138,6 +146,17 @@ class MembershipIT {
                 + "WHERE customer_id BETWEEN " + FIRST_CUSTOMER + " AND " + (FIRST_CUSTOMER + CUSTOMERS - 1))
                 .stream().map(r -> r.get(0) + "@" + r.get(1)).toList());
 
+        secondInserted += hold.holder().inserted();
+        commitErrors += hold.holder().commitErrors();
+        e.figure("holder_summary", hold.holder().line());
+        e.figure("records_behind_on_the_holders_partitions", hold.behindOnHolder());
+        if (!hold.seen()) {
+            e.unverified("the first instance's own partitions were never caught up while the holder's were behind: "
+                    + "its --until-caught-up was not put to the test");
+        }
+        e.check("first_instance_ended_while_the_group_was_behind", hold.firstEnded()).isEqualTo(false,
+                "--until-caught-up ends a run when the whole group caught up, not only the member's own partitions "
+                        + "(a member whose own are caught up while another member holds partitions behind keeps polling)");
         e.figure("backlog_records", positions.size());
         e.figure("first_instance", outcome);
         e.check("first_instance_ended_normally", first != null).isTrue("the first instance's run returned its summary, no exception");
@@ -197,6 +216,67 @@ class MembershipIT {
                 .until(() -> firstRun.isDone() || groups.stableAssignments(GROUP)
                         .filter(a -> a.size() == 1 && a.get(0).size() == partitions).isPresent());
         return new Change(drainedAtJoin, behindAtJoin, dataBehind(topics), summary, Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
+    }
+
+    /**
+     * The holder: a second instance whose every batch waits {@value #HOLDER_DELAY_MS} ms before its insert, so that
+     * its partitions stay behind while the first instance catches up on its own.
+     *
+     * @param seen          whether the group was stable with one member's partitions caught up and the other's behind
+     * @param firstEnded    whether the first instance's run had ended by {@value #HOLD_MS} ms after that
+     * @param behindOnHolder data records behind on the holder's partitions then
+     * @param holder        the holder's summary
+     */
+    private record Hold(boolean seen, boolean firstEnded, long behindOnHolder, SinkSummary holder) {
+    }
+
+    /** FAULT INJECTION: the holder's pause before each batch's inserts, ms. */
+    private static final long HOLDER_DELAY_MS = 8_000;
+    /** How long the first instance, caught up on its own partitions, is watched while the holder's are behind, ms. */
+    private static final long HOLD_MS = 2_000;
+
+    /**
+     * After the stays: a holder joins and keeps its partitions behind until the first instance's own are caught up;
+     * the first must go on polling (PollSession's --until-caught-up judges the group). The holder then leaves and the
+     * first drains what it held.
+     */
+    private static Hold holdBehind(StandContext s, ExecutorService threads, CompletableFuture<SinkSummary> firstRun)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Groups groups = Groups.of(s.stand());
+        Topics topics = s.topics();
+        Sink holder = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS,
+                o -> o.withInsertDelay(Duration.ofMillis(HOLDER_DELAY_MS)).withRunFor(Duration.ofMinutes(2))));
+        CompletableFuture<SinkSummary> run = CompletableFuture.supplyAsync(holder::run, threads);
+        long[] behindOnHolder = {0};
+        boolean seen;
+        try {
+            await("one member caught up while the other holds partitions behind").atMost(Duration.ofMinutes(1))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> {
+                        if (firstRun.isDone()) {
+                            return true;
+                        }
+                        Optional<List<Set<TopicPartition>>> members = groups.stableAssignments(GROUP);
+                        if (members.isEmpty() || members.get().size() != 2 || members.get().stream().anyMatch(Set::isEmpty)) {
+                            return false;
+                        }
+                        Map<Integer, Long> behind = new HashMap<>();
+                        topics.lagProbe().describe(GROUP, Stand.CUSTOMER_TOTALS)
+                                .forEach(l -> behind.put(l.partition(), l.dataRecordsBehind()));
+                        long[] perMember = members.get().stream().mapToLong(a -> a.stream()
+                                .mapToLong(tp -> behind.getOrDefault(tp.partition(), 0L)).sum()).toArray();
+                        behindOnHolder[0] = Math.max(perMember[0], perMember[1]);
+                        return Math.min(perMember[0], perMember[1]) == 0 && behindOnHolder[0] > 0;
+                    });
+            seen = !firstRun.isDone();
+        } catch (ConditionTimeoutException timeout) {
+            seen = false;
+        }
+        if (seen) {
+            Thread.sleep(HOLD_MS);
+        }
+        boolean ended = firstRun.isDone();
+        holder.stop();
+        return new Hold(seen, ended, behindOnHolder[0], run.get(1, TimeUnit.MINUTES));
     }
 
     /** @return data records of customer.totals behind ds-sink's committed offsets, read (LagProbe) */
