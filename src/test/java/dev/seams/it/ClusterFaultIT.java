@@ -1,7 +1,5 @@
 package dev.seams.it;
 
-import static org.awaitility.Awaitility.await;
-
 import dev.seams.faults.ClusterFaults;
 import dev.seams.faults.Fault;
 import dev.seams.faults.FaultMatrix;
@@ -13,15 +11,10 @@ import dev.seams.stand.ClusterView;
 import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
-import dev.seams.stand.Pipeline;
-import dev.seams.stand.Topics;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.BiFunction;
-import org.apache.kafka.common.TopicPartition;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -87,47 +80,10 @@ class ClusterFaultIT {
         FaultMatrix.Plan plan = FaultMatrix.Plan.of(name, fault.apply(name, s.stand()), seed, sink::output)
                 .paced(FaultMatrix.HELD_CHANGES_PER_SECOND);
         FaultMatrix.run(e, s, plan);
-        transactionsEnded(e, s.stand());
+        OpenTransactions.checkEnded(e, s.stand());
         e.figure("streams_alive_after", s.stand().streams().isAlive());
         e.figure("replication_factors_after", ClusterView.of(s.stand()).replicationFactors().toString());
     }
-
-    /**
-     * A node's death leaves no transaction open for good: after a coordinator's, the new coordinator loads the
-     * transaction log and ds-streams' EndTxn commits (or aborts) there; after a leader's, the produce fails and the
-     * transaction is aborted. One it never completes (a hanging
-     * transaction: KAFKA-12671, KIP-890) keeps the last stable offset below the log end, and every read_committed
-     * consumer, the sink first, stops there. Read once the run settled (nothing flows), awaited up to
-     * {@value #OPEN_TRANSACTION_WAIT_S} s (ds-streams' transaction.timeout.ms is 10 s).
-     */
-    private static void transactionsEnded(ClaimEvidence e, Stand stand) {
-        Topics topics = Topics.of(stand);
-        List<String> names = List.of(Stand.CUSTOMER_TOTALS, Pipeline.REPARTITION_TOPIC);
-        Map<String, Map<TopicPartition, long[]>> open = new TreeMap<>();
-        try {
-            await("transactions open on " + names + " end").atMost(Duration.ofSeconds(OPEN_TRANSACTION_WAIT_S))
-                    .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() -> {
-                        open.clear();
-                        names.forEach(t -> open.put(t, topics.openTransactions(t)));
-                        return open.values().stream().allMatch(Map::isEmpty);
-                    });
-        } catch (ConditionTimeoutException timeout) {
-            // reported below, partition by partition
-        }
-        long left = open.values().stream().mapToLong(Map::size).sum();
-        open.forEach((t, parts) -> parts.forEach((tp, lsoEnd) ->
-                e.note("still open on " + tp + ": last stable offset " + lsoEnd[0] + ", log end " + lsoEnd[1])));
-        e.check("partitions_with_a_transaction_left_open", left).isZero("partitions of customer.totals and the repartition "
-                + "topic whose last stable offset stayed below the log end " + OPEN_TRANSACTION_WAIT_S + " s after the run "
-                + "settled: a transaction the new coordinator never completed");
-        e.note("A cluster kill need not abort anything: a transaction open at a coordinator's kill is completed by the new "
-                + "coordinator (aborted_records_in_log counts those aborted; measured on the coordinator kill: none, the "
-                + "commits went through). The aborted-read detector is required to find aborts on the single broker's kill "
-                + "(B5[broker-kill]), and is shown to fire by the mutants of docs/mutants.md.");
-    }
-
-    /** How long the transactions open after a coordinator kill's run have to end, seconds. */
-    private static final long OPEN_TRANSACTION_WAIT_S = 60;
 
     /** The stand is the cluster of the claim: its brokers, every topic's replicas, every node's settings. */
     private static void recordCluster(ClaimEvidence e, Stand stand, BrokerLayout layout) {
