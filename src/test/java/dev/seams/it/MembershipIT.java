@@ -272,7 +272,13 @@ class MembershipIT {
             seen = false;
         }
         if (seen) {
-            Thread.sleep(HOLD_MS);
+            try {   // the first must go on polling the whole HOLD_MS; the wait ends early once it ended
+                await("the first instance goes on polling while the holder's partitions are behind")
+                        .during(Duration.ofMillis(HOLD_MS)).atMost(Duration.ofMillis(HOLD_MS + 1_000))
+                        .pollInterval(Duration.ofMillis(100)).until(() -> !firstRun.isDone());
+            } catch (ConditionTimeoutException endedEarly) {
+                // recorded as firstEnded below
+            }
         }
         boolean ended = firstRun.isDone();
         holder.stop();
