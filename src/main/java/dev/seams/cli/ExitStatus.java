@@ -4,7 +4,7 @@ import dev.seams.inbox.CrashSwitch;
 import dev.seams.sink.RunStoppedException;
 
 /**
- * The exit statuses of {@code seams sink} and {@code seams inbox} (README, "Exit statuses"). Each
+ * The exit statuses of {@code seams sink} and {@code seams inbox} (docs/sink.md, "Error classes and exit statuses"). Each
  * names one outcome, so a supervisor can tell "run again" from "fix something first".
  */
 public final class ExitStatus {

@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
  * a processed-keys table against upstream re-sends ({@link InboxSink}; claim B4, seed 001). Ends with
  * the summary line {@code inbox: records=... (mode=..., commit-size=..., keep=...)}.
  *
- * <p>Exit status ({@link ExitStatus}; README, "Exit statuses"): 0 after a clean run; 1 if the run
+ * <p>Exit status ({@link ExitStatus}; docs/sink.md, "Error classes and exit statuses"): 0 after a clean run; 1 if the run
  * ended with a poll whose database transaction had not succeeded after retriable failures (the next
  * run re-reads it); 2 for an invalid command line; 3 at a record that is not an order event (nothing
  * of its poll committed); 4 at a fatal Kafka error; 5 at a permanent database error (data exception,

@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
  * {@code seams sink}: one sink run, ending with the summary line (DESIGN.md "The sink").
  * Rejected records go to {@code --dlq-topic} (claims G10, G11) and do not change the exit status.
  *
- * <p>Exit status ({@link ExitStatus}; README, "Exit statuses"): 0 after a clean run; 1 if the run
+ * <p>Exit status ({@link ExitStatus}; docs/sink.md, "Error classes and exit statuses"): 0 after a clean run; 1 if the run
  * window ended with a batch not committed after retriable failures (its records are re-read by the
  * next run); 2 for an invalid command line; 4 at a fatal Kafka error (authorization, unknown topic,
  * invalid offset configuration, fenced {@code --instance-id}); 5 at a permanent write error

@@ -6,7 +6,7 @@ import java.util.Objects;
  * A consumer run (the ClickHouse sink or the inbox sink) that stopped because going on cannot
  * help: nothing of the failing batch was committed, and the message names the cause and, for a
  * write, the batch's position ({@code topic-partition@first..last}). The command line turns the
- * {@link Stop} into a distinct exit status (README, "Exit statuses").
+ * {@link Stop} into a distinct exit status (docs/sink.md, "Error classes and exit statuses").
  */
 public class RunStoppedException extends RuntimeException {
 

@@ -19,7 +19,7 @@ import java.util.Set;
  * UPDATE {"order_id":90001,"customer_id":902,"amount":"99.00","created_at":"…","__deleted":"false","__op":"u","__lsn":26509416,"__source_ts_ms":1796001371084}
  * DELETE {"order_id":90001,"customer_id":902,"amount":"99.00","created_at":"…","__deleted":"true","__op":"d","__lsn":26509600,"__source_ts_ms":1796001371084}
  * </pre>
- * (captured on the offline stand, Debezium 3.5.0.Final; README "orders.events: what the connector writes")
+ * (captured on the offline stand, Debezium 3.5.0.Final; docs/event-contract.md)
  * (the snapshot writes {@code "__op":"r"}; a DELETE carries the old row because the table has
  * {@code REPLICA IDENTITY FULL}; rewrite mode drops Debezium's tombstone). The older forms of a
  * deletion — a Kafka tombstone (null value) and the 4-byte JSON value {@code null} that

@@ -10,7 +10,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * A scratch topic of {@code orders.events} records in exactly the shape the connector writes
- * (README "orders.events: what the connector writes": the unwrapped row with {@code __deleted},
+ * (docs/event-contract.md: the unwrapped row with {@code __deleted},
  * {@code __op}, {@code __lsn}, {@code __source_ts_ms}; key = the order id as text), one INSERT per
  * order, {@value Stand#PARTITIONS} partitions: what the inbox sink and its plain twin consume in P3.
  */

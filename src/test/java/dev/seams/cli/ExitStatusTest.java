@@ -6,7 +6,7 @@ import dev.seams.sink.RunStoppedException;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
-/** Each reason a run stops has its own exit status, distinct from 0, 1 and 2 (README, "Exit statuses"). */
+/** Each reason a run stops has its own exit status, distinct from 0, 1 and 2 (docs/sink.md, "Error classes and exit statuses"). */
 class ExitStatusTest {
 
     @Test

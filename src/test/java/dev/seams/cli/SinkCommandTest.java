@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * {@code seams sink}'s flags: the README's, the defaults (no customer range, 30 s ClickHouse
+ * {@code seams sink}'s flags: docs/sink.md's, the defaults (no customer range, 30 s ClickHouse
  * timeout), the run windows, static membership, where the password comes from, the fault-injection
  * section of {@code --help}, and exit status 2 for an invalid value.
  */

@@ -160,7 +160,7 @@ public final class LedgerDb {
     }
 
     /**
-     * The ledger's per-customer totals of these orders, by the README's query on the state view
+     * The ledger's per-customer totals of these orders, by docs/inbox.md's query on the state view
      * ({@code SELECT customer_id, count(*), sum(amount) FROM order_ledger_state GROUP BY customer_id}).
      *
      * @param ids order ids

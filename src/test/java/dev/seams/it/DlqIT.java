@@ -400,7 +400,7 @@ class DlqIT {
 
             e.figure("failing_dlq_errors", failing.summary().dlqErrors());
             e.check("failing_exit_status", failing.exitStatus()).isEqualTo(ExitStatus.PERMANENT_WRITE,
-                    "a dead-letter write the broker refuses for good (record too large) stops the run, its batch uncommitted (README, exit statuses)");
+                    "a dead-letter write the broker refuses for good (record too large) stops the run, its batch uncommitted (docs/sink.md, exit statuses)");
             e.check("failing_inserted", failing.summary().inserted()).isZero("nothing counted as inserted: nothing was committed");
             e.check("failing_uncommitted", failing.summary().uncommitted()).isPositive("records of the batch left uncommitted");
             e.figure("committed_offset_before", start.get(tp));

@@ -218,7 +218,7 @@ final class KillRecovery {
                 + "the reasons are its 'Preparing to rebalance group <group> ... (reason: R)' lines over the same span; "
                 + "streams_task_corrupted_on_restart: whether the restarted ds-streams logged TaskCorruptedException (its state "
                 + "after kill -9 under exactly-once is wiped and restored from the changelogs). Seen on this stand: Kafka Streams 4.2.2 "
-                + "then rejoins its group once more (reason 'Active tasks corrupted': one more rebalance), 4.3.1 does not (README, B9).");
+                + "then rejoins its group once more (reason 'Active tasks corrupted': one more rebalance), 4.3.1 does not (docs/recovery.md).");
     }
 
     /** Sets {@code t[i]} to {@code now} the first time the condition holds. */

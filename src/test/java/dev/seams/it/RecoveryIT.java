@@ -101,7 +101,7 @@ class RecoveryIT {
                 + "expired. Static membership: the restarted process presents the killed one's group.instance.id and takes its "
                 + "place and its assignment. The trade-off: a static member that really died keeps its partitions, unprocessed, "
                 + "until its session times out; a graceful stop that should hand them over must remove the member (the stand "
-                + "does, README). The 10 s bound is measured with ds-streams' JVM start cache (stand/JvmStartCache: an AppCDS "
+                + "does, docs/recovery.md). The 10 s bound is measured with ds-streams' JVM start cache (stand/JvmStartCache: an AppCDS "
                 + "archive and RocksDB's native library unpacked once), as the stand deploys it; a plain java -cp start adds "
                 + "seconds to seconds_to_streams_process_up.");
     }

@@ -58,6 +58,6 @@ class VersionGateIT {
                 checks.stream().map(VersionGate.Check::cells).toList());
         e.note("Declared: the image's labels seams.version.* (offline images: read back from what prepare.sh built), else its "
                 + "version tag; the Kafka Streams library: -Dkafka.version. Live: what each running server reports (the report "
-                + "header). The upgrade gate: README \"Upgrading a component\".");
+                + "header). The upgrade gate: docs/profiles.md \"Upgrading a component\".");
     }
 }

@@ -7,7 +7,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine.TypeConversionException;
 
-/** {@code seams sink --for 15s --until-idle 5s} as the README and the seed write them. */
+/** {@code seams sink --for 15s --until-idle 5s} as docs/sink.md and the seed write them. */
 class HumanDurationTest {
 
     private final HumanDuration converter = new HumanDuration();
