@@ -1,4 +1,4 @@
--- ClickHouse side of the stand (CLAIMS.md, DESIGN.md). Runs on Debian's 18.16 and current servers.
+-- ClickHouse side of the stand (docs/claims.md). Runs on Debian's 18.16 and current servers.
 -- One statement per file section, separated by lines holding only ';'.
 -- Types mirror PostgreSQL's so that the sink carries everything the source can hold (B11):
 -- customer_id integer -> Int32, order_id bigint -> Int64, numeric(12,2) -> Decimal(18,2) (signed).

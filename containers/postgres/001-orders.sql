@@ -1,4 +1,4 @@
--- Source of truth (CLAIMS.md): one row per order, money exact to the cent.
+-- Source of truth (docs/claims.md): one row per order, money exact to the cent.
 CREATE TABLE IF NOT EXISTS orders (
     order_id    bigserial      PRIMARY KEY,
     customer_id integer        NOT NULL,

@@ -19,7 +19,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code seams compare BEFORE AFTER}: what changed between two runs of the suite, read from their
- * {@code reports/guarantees.json} (CLAIMS.md "Evidence and the report"; claim B7, the version
+ * {@code reports/guarantees.json} (docs/claims.md "Evidence and the report"; claim B7, the version
  * gate's last step). Prints the profiles and live versions that differ, then every claim whose
  * verdict, figures, expected values or anomaly counts changed, and the claims found in only one
  * report. An entry found only before whose tier (e.g. {@code faults}) did not run after is listed as
@@ -92,7 +92,7 @@ public final class CompareCommand implements Callable<Integer> {
     /**
      * Compares two reports.
      *
-     * @param before the earlier report (shape of CLAIMS.md "Evidence and the report")
+     * @param before the earlier report (shape of docs/claims.md "Evidence and the report")
      * @param after  the later report
      * @param ignore figure names to skip (null: none)
      * @return the differences; claims are listed in the order of {@code after}, then those only in {@code before}

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * Where a command's password comes from (DESIGN.md "The sink": secrets come from the environment
+ * Where a command's password comes from (docs/sink.md: secrets come from the environment
  * or a file, never only argv, which {@code ps} shows to every user). In this order:
  * <ol>
  *   <li>the option itself ({@code --clickhouse-password}, {@code --password}), kept for

@@ -24,7 +24,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code seams sink}: one sink run, ending with the summary line (DESIGN.md "The sink").
+ * {@code seams sink}: one sink run, ending with the summary line (docs/sink.md).
  * Rejected records go to {@code --dlq-topic} (claims G10, G11) and do not change the exit status.
  *
  * <p>Exit status ({@link ExitStatus}; docs/sink.md, "Error classes and exit statuses"): 0 after a clean run; 1 if the run

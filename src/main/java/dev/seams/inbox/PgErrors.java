@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The error classes of the inbox sink's PostgreSQL transactions (DESIGN.md "The sink"), by the
+ * The error classes of the inbox sink's PostgreSQL transactions (docs/sink.md), by the
  * SQLState's class (its first two characters, PostgreSQL's Appendix A):
  * <ul>
  *   <li>retriable: {@code 08} connection exception (server down, connection lost), {@code 40}

@@ -1,8 +1,8 @@
 package dev.seams.sink;
 
 /**
- * Bounded exponential backoff between retries of a failed batch write or offset commit (DESIGN.md
- * "The sink": retriable errors are retried with bounded backoff): 200 ms, doubling, capped at
+ * Bounded exponential backoff between retries of a failed batch write or offset commit (docs/sink.md
+ * "Error classes and exit statuses": retriable errors are retried with bounded backoff): 200 ms, doubling, capped at
  * 5,000 ms, back to 200 ms after a success ({@link #reset()}). Used by the ClickHouse sink and the
  * inbox sink alike. Not thread-safe: one per loop.
  */

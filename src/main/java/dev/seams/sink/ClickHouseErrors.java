@@ -14,7 +14,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 /**
- * The error classes of a ClickHouse insert through client-v2 (DESIGN.md "The sink"; claim B5).
+ * The error classes of a ClickHouse insert through client-v2 (docs/sink.md; claim B5).
  * The rules are tried in this order, each against the whole cause chain (outside in); the first
  * rule that matches anywhere decides:
  * <ol>

@@ -10,7 +10,7 @@ import java.util.Objects;
  * Where the sink writes: a ClickHouse HTTP endpoint, credentials, and how long a request may take.
  *
  * <p>Clients are built with HTTP compression off: client-v2 0.10.0 then works with both Debian's
- * ClickHouse 18.16 (offline profile) and current servers (DESIGN.md). The client's own retries are
+ * ClickHouse 18.16 (offline profile) and current servers (docs/profiles.md). The client's own retries are
  * off: the sink retries a failed batch itself, one log line per retry ({@link ClickHouseErrors}).
  * {@link #toString()} never shows the password.
  *

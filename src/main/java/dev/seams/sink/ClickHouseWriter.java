@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * Batched inserts into ClickHouse: one HTTP request per table per batch, format JSONEachRow, the
  * body built in place by the mapper ({@link RowsBody}) and streamed into the request without a copy
- * (never SQL built from values; DESIGN.md "The sink"). A batch's tables are inserted concurrently,
+ * (never SQL built from values; docs/sink.md). A batch's tables are inserted concurrently,
  * one request each on its own thread, and the batch counts as written only once every request was
  * acknowledged (issue 13: two sequential inserts per poll were half of the sink's time waiting).
  *

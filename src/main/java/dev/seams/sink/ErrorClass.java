@@ -3,7 +3,7 @@ package dev.seams.sink;
 import java.util.Locale;
 
 /**
- * How a failure of the sinks' targets or of Kafka is handled (DESIGN.md "The sink"; claims B5,
+ * How a failure of the sinks' targets or of Kafka is handled (docs/sink.md; claims B5,
  * B12). Classified by {@link ClickHouseErrors}, {@code inbox.PgErrors} and {@link KafkaErrors}.
  */
 public enum ErrorClass {

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Commits a written batch's offsets so that group membership changes and a briefly unreachable
- * broker never end the run (claim B12; DESIGN.md "The sink": rebalance during commit is retriable).
+ * broker never end the run (claim B12; docs/sink.md: rebalance during commit is retriable).
  * Offsets not yet committed stay <em>pending</em> per partition, with the number of records behind them:
  * <ul>
  *   <li>a retriable failure ({@link KafkaErrors}: e.g. {@code TimeoutException},

@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lifetime of one consumer run, shared by the ClickHouse sink and the inbox sink (DESIGN.md
- * "The sink"). It ends, by the run's {@link RunWindow}:
+ * The lifetime of one consumer run, shared by the ClickHouse sink and the inbox sink (docs/sink.md
+ * "The sink's command line"). It ends, by the run's {@link RunWindow}:
  * <ul>
  *   <li>{@code --for}: that long after the start;</li>
  *   <li>{@code --until-idle}: that long with nothing read, the clock (re)starting at every

@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The sink: a Kafka consumer (group {@code ds-sink}, auto-commit off, {@code read_committed} by
  * default) that writes each polled batch into ClickHouse and commits the batch's offsets only after
- * every insert of the batch was acknowledged (at-least-once; DESIGN.md "The sink", seed section
+ * every insert of the batch was acknowledged (at-least-once; docs/sink.md; seed section
  * "Где кончается транзакция Kafka").
  *
  * <p>Per batch: first the ClickHouse inserts of the good records, then the dead letters, each

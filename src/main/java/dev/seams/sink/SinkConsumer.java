@@ -6,7 +6,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * The consumer configuration both sinks share (DESIGN.md "The sink"): auto-commit off (offsets are
+ * The consumer configuration both sinks share (docs/sink.md): auto-commit off (offsets are
  * committed after the write), the given isolation level (G15), {@code auto.offset.reset=earliest}
  * for a group without offsets, no topic auto-creation (a missing topic is a fatal error,
  * {@link PollSession}), byte-array key and value, and optional static membership.

@@ -1,7 +1,7 @@
 package dev.seams.sink;
 
 /**
- * What the sink reads and where it writes (DESIGN.md "The sink").
+ * What the sink reads and where it writes (docs/sink.md).
  *
  * <ul>
  *   <li>{@link #TOTALS}: the changelog {@code customer.totals} into {@code raw_totals} (MergeTree)

@@ -5,7 +5,7 @@ import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * One sink run's settings (the CLI's flags, DESIGN.md "The sink"). {@link #toString()} masks the
+ * One sink run's settings (the CLI's flags, docs/sink.md). {@link #toString()} masks the
  * ClickHouse password ({@link ClickHouseTarget#toString()}).
  *
  * @param bootstrapServers Kafka bootstrap servers, {@code host:port[,host:port]}
@@ -54,7 +54,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
                           boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout,
                           Duration insertDelay, String topic, Batching batching, Duration commitInterval) {
 
-    /** The sink's consumer group (DESIGN.md names). */
+    /** The sink's consumer group (docs/claims.md names). */
     public static final String DEFAULT_GROUP = "ds-sink";
 
     /**

@@ -1,7 +1,7 @@
 package dev.seams.sink;
 
 /**
- * What one sink run did, as counted by the sink itself (DESIGN.md "The sink").
+ * What one sink run did, as counted by the sink itself (docs/sink.md).
  *
  * @param inserted     records written to ClickHouse and acknowledged (a {@code --dup} record counts twice)
  * @param bad          records rejected as invalid and written to the DLQ (claims G10, G11)

@@ -17,7 +17,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * the customer) becomes one row in {@code raw_totals} and one in {@code customer_totals}, with
  * {@code version} = the record's own {@code version}, which ds-streams produces (a per-customer
  * sequence, {@link CustomerTotals}): monotonic per customer whatever happens to the transport —
- * more partitions, a re-created topic — and identical on replay (claim B10; DESIGN.md "The sink").
+ * more partitions, a re-created topic — and identical on replay (claim B10; docs/sink.md).
  * The Kafka offset is never the version: it restarts when the topic is re-created and jumps when a
  * key moves partition.
  *

@@ -18,7 +18,7 @@ import java.util.Objects;
  * adder or the subtractor adds 1 ({@link #plus}, {@link #minus}). It is therefore monotonic per
  * customer, identical when ds-streams re-processes the same {@code orders.events} from the start,
  * and independent of the partitions and offsets of {@code customer.totals} (an offset restarts when
- * the topic is re-created and jumps when a key moves partition; DESIGN.md "The sink"). An UPDATE
+ * the topic is re-created and jumps when a key moves partition; docs/sink.md). An UPDATE
  * that keeps the customer goes through subtractor and adder in one step (Kafka Streams >= 3.5,
  * KIP-904) and emits one snapshot whose version is 2 above the previous one; one that moves the
  * order emits one snapshot per customer, each 1 above that customer's previous one; a re-delivered

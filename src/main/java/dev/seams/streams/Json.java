@@ -19,7 +19,7 @@ import java.math.RoundingMode;
  * is {@link JsonSerdes}.
  *
  * <p>Numbers are read exactly: a JSON number becomes a {@link BigDecimal} built from its text,
- * never through {@code double} (money is exact, DESIGN.md). Trailing tokens and duplicate field
+ * never through {@code double} (money is exact, docs/claims.md "Matches PG"). Trailing tokens and duplicate field
  * names are errors. Unknown fields are ignored by construction: only the named fields are read
  * (claim G9).
  */

@@ -18,7 +18,7 @@ import org.junit.platform.launcher.LauncherSessionListener;
 
 /**
  * Writes {@code reports/performance.json} and {@code reports/performance.md} at the end of a
- * {@code -Pbench} run (issue 13 §3; DESIGN.md "Tiers of the suite"), from the {@link Benchmarks}
+ * {@code -Pbench} run (issue 13 §3; README "Tiers"), from the {@link Benchmarks}
  * recorded in this JVM; a JVM that ran no benchmark writes nothing, and the claims report
  * ({@code reports/guarantees.*}) is never touched. Registered as a JUnit Platform
  * {@link LauncherSessionListener} (META-INF/services), beside the claims' {@code ReportWriter}.

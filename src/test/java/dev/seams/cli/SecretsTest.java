@@ -10,7 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Where a password comes from: option, then file, then environment, then the default (DESIGN.md: never only argv). */
+/** Where a password comes from: option, then file, then environment, then the default (docs/sink.md: never only argv). */
 class SecretsTest {
 
     @TempDir

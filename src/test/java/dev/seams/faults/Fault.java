@@ -8,8 +8,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * One fault of the B5 matrix, separated from what checks the outcome as Jepsen separates its
- * nemesis from its checker ({@code shared/STYLE.md}): {@link #inject()} makes it happen and returns
- * the proof that it took effect (CLAIMS.md "The fault took effect"), {@link #heal()} undoes it and
+ * nemesis from its checker (CONTRIBUTING.md "Adding a fault"): {@link #inject()} makes it happen and returns
+ * the proof that it took effect (docs/claims.md "The fault took effect"), {@link #heal()} undoes it and
  * returns when the target serves again. A fault is held for {@link #hold()} between the two.
  */
 public interface Fault {

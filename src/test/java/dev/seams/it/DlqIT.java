@@ -103,7 +103,7 @@ class DlqIT {
     private record Payload(String name, byte[] value, String expectedReason) {
     }
 
-    /** @return G11's bad payloads, at least those CLAIMS.md names, in the order they are written */
+    /** @return G11's bad payloads, at least those docs/claims.md names, in the order they are written */
     private static List<Payload> payloads() {
         return List.of(
                 new Payload("not-a-json", utf8("not-a-json{{{"), "customer totals: not valid JSON: Unrecognized token 'not': "

@@ -49,7 +49,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * ordinal among that customer's new orders <em>and</em> the row's total is exactly the sum of that
  * prefix in commit order, so a row that is ahead by a different set of orders never credits the
  * wrong one (those polls are counted as {@code non_prefix_observations}). Resolution: one poll
- * ({@value #POLL_MS} ms plus the query). The latency percentiles are measured, not asserted (CLAIMS.md
+ * ({@value #POLL_MS} ms plus the query). The latency percentiles are measured, not asserted (docs/claims.md
  * B6; this machine is noisy); what is checked: every committed order became visible, the sink
  * inserted every changelog record of the load, and FINAL then equals PG per customer.
  */
@@ -172,7 +172,7 @@ class FreshnessIT {
                 + "customers 1.." + CUSTOMERS + "; the sink ran continuously (--for " + SINK_RUN.toSeconds() + "s) and FINAL was "
                 + "polled every " + POLL_MS + " ms. The latency spans Debezium (WAL → orders.events), ds-streams "
                 + "(exactly_once_v2: visible to read_committed readers only at its transaction commit), the sink's poll "
-                + "and insert, and the FINAL read. p50 and max are measured, not asserted (CLAIMS.md B6: the machine "
+                + "and insert, and the FINAL read. p50 and max are measured, not asserted (docs/claims.md B6: the machine "
                 + "is shared and noisy); p99 has a regression bound of " + P99_BOUND_MS + " ms, about five times what it "
                 + "measures here, so that only a broken link (e.g. a commit interval of 30 s) crosses it.");
     }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Claim B9 repeated (CLAIMS.md "Repeat the fault": at least three times; issue 21): three kill -9 of
+ * Claim B9 repeated (docs/claims.md "Repeat the fault": at least three times; issue 21): three kill -9 of
  * ds-streams and the sink per membership, alternating dynamic and static, each the same mid-load kill
  * and recovery as {@link RecoveryIT}'s ({@link KillRecovery}). Every static recovery must meet the 10 s
  * bounds, and the medians the 3× speed-ups. In the fault tier: each dynamic recovery waits out a

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(StandContext.Resolver.class)
 class VersionGateIT {
 
-    /** The components the report header must name (CLAIMS.md "Evidence and the report"). */
+    /** The components the report header must name (docs/claims.md "Evidence and the report"). */
     private static final List<String> HEADER_COMPONENTS =
             List.of("postgresql", "kafka", "kafka_features", "kafka_connect", "debezium", "kafka_streams", "clickhouse");
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.seams.report.ClaimCatalog;
 import dev.seams.report.Provenance;
+import dev.seams.report.ProvenanceMarkdown;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -134,7 +135,7 @@ final class MutantsReport {
         md.append("Generated ").append(json.get("generated_at")).append(" by `mvn verify -Pmutants` (profile `").append(json.get("profile"))
                 .append("`) from source `").append(source.get("content_hash")).append("` (commit ").append(source.get("commit"))
                 .append(source.get("dirty").equals(Boolean.TRUE) ? ", with uncommitted changes" : "").append("), in ")
-                .append(json.get("seconds")).append(" s.\n\n");
+                .append(json.get("seconds")).append(" s. ").append(ProvenanceMarkdown.REFRESHED).append("\n\n");
         md.append("Each mutant is a realistic regression applied to a copy of the tree, which is then built and tested as a ")
                 .append("user's CI would (`mvn verify` of its tier), gated against the baseline report `").append(baseline.get("report"))
                 .append("` (commit ").append(baseline.get("commit")).append(baseline.get("same_source").equals(Boolean.TRUE)

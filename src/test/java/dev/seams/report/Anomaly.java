@@ -3,7 +3,7 @@ package dev.seams.report;
 import java.util.Locale;
 
 /**
- * The anomaly classes a verdict counts (CLAIMS.md "Name the anomaly"). An anomaly count above 0
+ * The anomaly classes a verdict counts (docs/claims.md "Name the anomaly"). An anomaly count above 0
  * fails the claim; the unprotected twin that must show an anomaly is recorded as a negative control
  * instead ({@link ClaimEvidence#negativeControl}).
  */

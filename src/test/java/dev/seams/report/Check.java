@@ -2,7 +2,7 @@ package dev.seams.report;
 
 /**
  * One expectation on one measured figure, recorded together with its expected value and outcome
- * (CLAIMS.md "Figures decide too"; STYLE.md "one statement per expectation"): soft — a miss does not
+ * (docs/claims.md "Figures decide too"; CONTRIBUTING.md "Adding a claim": one statement per expectation): soft — a miss does not
  * throw, it is collected and fails the claim when the test ends ({@link Verdicts}).
  *
  * <pre>{@code

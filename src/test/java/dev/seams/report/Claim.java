@@ -8,7 +8,7 @@ import java.lang.annotation.Target;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Declares, once, which claim of CLAIMS.md a test proves (STYLE.md "the claim declared once"). The
+ * Declares, once, which claim of docs/claims.md a test proves (CONTRIBUTING.md "Adding a claim": the claim declared once). The
  * {@link ClaimExtension} then opens the claim's evidence before anything can throw, hands it to the
  * test as a {@link ClaimEvidence} parameter, and derives the verdict when the test and its clean-up
  * ended ({@link Verdicts}).
@@ -29,10 +29,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ClaimExtension.class)
 public @interface Claim {
 
-    /** @return the claim id of CLAIMS.md, e.g. {@code G3} */
+    /** @return the claim id of docs/claims.md, e.g. {@code G3} */
     String id();
 
-    /** @return the claim's title (CLAIMS.md, possibly narrowed to what this test proves) */
+    /** @return the claim's title (docs/claims.md, possibly narrowed to what this test proves) */
     String title();
 
     /** @return a fixed suffix for a test that proves one facet of the claim, e.g. {@code 3 kills under load} */

@@ -11,10 +11,10 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The claim ids of CLAIMS.md, in its order, with their titles and the tier that runs them
+ * The claim ids of docs/claims.md, in its order, with their titles and the tier that runs them
  * ({@code claims.tsv} beside this class; {@code ClaimCatalogTest} keeps it equal to
- * {@code ../shared/CLAIMS.md}). The report lists every one of them: a claim no test of the run
- * covered is {@link Verdict#NOT_RUN} with {@link Entry#notRunReason()} (CLAIMS.md "Evidence and the report").
+ * the maintainers' copy of the catalogue). The report lists every one of them: a claim no test of the run
+ * covered is {@link Verdict#NOT_RUN} with {@link Entry#notRunReason()} (docs/claims.md "Evidence and the report").
  */
 public final class ClaimCatalog {
 
@@ -22,7 +22,7 @@ public final class ClaimCatalog {
     public static final String DEFAULT_TIER = "default";
 
     /**
-     * One claim of CLAIMS.md.
+     * One claim of docs/claims.md.
      *
      * @param id         e.g. {@code G3}
      * @param title      its title
@@ -98,7 +98,7 @@ public final class ClaimCatalog {
         return required;
     }
 
-    /** @return every claim, in CLAIMS.md order */
+    /** @return every claim, in docs/claims.md order */
     public List<Entry> entries() {
         return entries;
     }
@@ -112,7 +112,7 @@ public final class ClaimCatalog {
         return bracket < 0 ? entryId : entryId.substring(0, bracket);
     }
 
-    /** @return report entries in CLAIMS.md order of their claim ids (unknown ids last), then by suffix */
+    /** @return report entries in docs/claims.md order of their claim ids (unknown ids last), then by suffix */
     public Comparator<String> order() {
         List<String> ids = entries.stream().map(Entry::id).toList();
         return Comparator.<String>comparingInt(id -> {

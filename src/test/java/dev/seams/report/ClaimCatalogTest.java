@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The catalog the report lists is the one in the repository ({@code docs/claims.md}), and that one is the
- * maintainers' {@code ../shared/CLAIMS.md} where it is beside the project.
+ * maintainers' copy of the catalogue where it is beside the project.
  */
 class ClaimCatalogTest {
 
@@ -40,7 +40,7 @@ class ClaimCatalogTest {
     @Test
     void docsClaimsMdHasTheIdsAndTitlesOfTheSharedClaimsMd() throws Exception {
         Path shared = Project.root().resolve("../shared/CLAIMS.md");
-        Assumptions.assumeTrue(Files.exists(shared), "no ../shared/CLAIMS.md beside the project");
+        Assumptions.assumeTrue(Files.exists(shared), "no maintainers' copy of the catalogue beside the project");
         assertThat(claims(Project.root().resolve("docs/claims.md"))).containsExactlyElementsOf(claims(shared));
     }
 

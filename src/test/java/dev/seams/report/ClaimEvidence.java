@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one claim test measured (CLAIMS.md "Evidence and the report"): figures, each expectation
+ * What one claim test measured (docs/claims.md "Evidence and the report"): figures, each expectation
  * with its expected value and outcome ({@link #check}), anomaly counts by class, negative controls,
  * tables, charts and notes. {@link ClaimExtension} opens it before the test can throw and closes it
  * with the verdict {@link Verdicts} derives — the test never sets a verdict itself, it can only
@@ -45,7 +45,7 @@ public final class ClaimEvidence {
     private double seconds;
 
     /**
-     * @param id        the claim id from CLAIMS.md, suffixed for a parameter set ({@code G3[n=51]})
+     * @param id        the claim id from docs/claims.md, suffixed for a parameter set ({@code G3[n=51]})
      * @param title     the claim's title
      * @param test      the test that proves it, {@code ChangelogIT#g1BaselineParity}
      * @param exercises the classes or files it exercises, as declared on {@link Claim}
@@ -89,7 +89,7 @@ public final class ClaimEvidence {
     }
 
     /**
-     * Records the unprotected twin's anomaly count, which MUST be above 0 (CLAIMS.md "Negative
+     * Records the unprotected twin's anomaly count, which MUST be above 0 (docs/claims.md "Negative
      * control": a detector that never fires proves nothing). If it is 0 the claim is UNVERIFIED
      * (the fault or duplicate the claim protects against did not happen), never PASS.
      *

@@ -2,7 +2,7 @@ package dev.seams.report;
 
 /**
  * The environment, not the claim, failed (the stand could not start or became unhealthy): the
- * affected claims are reported as {@link Verdict#ENVIRONMENT} (CLAIMS.md "Environment failure is
+ * affected claims are reported as {@link Verdict#ENVIRONMENT} (docs/claims.md "Environment failure is
  * not a claim failure"). Subclassed by the stand's own exception.
  */
 public class EnvironmentException extends RuntimeException {

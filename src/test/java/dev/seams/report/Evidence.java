@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Everything recorded in this test JVM for the report (DESIGN.md "The report"): the claims opened
+ * Everything recorded in this test JVM for the report (docs/claims.md "Evidence and the report"): the claims opened
  * by {@link ClaimExtension} and the suite-level facts of the header (profile, live versions, stand
  * start seconds). {@link ReportWriter} reads it when the run ends.
  */

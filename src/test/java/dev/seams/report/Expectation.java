@@ -5,9 +5,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The one rule that decides whether a measured figure meets its expected value (CLAIMS.md
+ * The one rule that decides whether a measured figure meets its expected value (docs/claims.md
  * "Figures decide too"), used both when a test states an expectation ({@link Check}) and when the
- * verdict is derived ({@link Verdicts}), and mirrored by {@code shared/hooks/report-check}.
+ * verdict is derived ({@link Verdicts}).
  *
  * <p>An expected value is either a value — equal when both sides read as numbers and are
  * numerically equal ({@code 1.50} equals {@code 1.5}, {@code 60L} equals {@code 60}), otherwise

@@ -3,7 +3,7 @@ package dev.seams.report;
 /**
  * Thrown by a fault claim when it cannot prove its fault took effect (no exit 137, the container
  * did not stop, lag did not grow): the verdict is UNVERIFIED with this message as the reason, never
- * PASS (CLAIMS.md "The fault took effect"). Use it where the test cannot go on; where it can, record
+ * PASS (docs/claims.md "The fault took effect"). Use it where the test cannot go on; where it can, record
  * {@link ClaimEvidence#unverified(String)} and continue.
  */
 public final class FaultNotObservedException extends RuntimeException {

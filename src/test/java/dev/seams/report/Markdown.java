@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Renders the human report, {@code reports/guarantees.md}, from the JSON twin (plain maps and lists):
- * header with live versions and source, the summary table in CLAIMS.md order (NOT_RUN rows
+ * header with live versions and source, the summary table in docs/claims.md order (NOT_RUN rows
  * included), then one section per entry naming its test, what it exercises, the verdict's reason,
  * every figure with its expected value and whether it was met, anomalies, negative controls,
  * tables, charts and notes.
@@ -36,7 +36,7 @@ final class Markdown {
         md.append("# seams — delivery guarantees, measured\n\n");
         md.append("Generated ").append(json.get("generated_at")).append(" by `mvn verify` (profile `")
                 .append(json.get("profile")).append("`). Every figure below was measured on the real servers of this run; ")
-                .append("claim ids are those of CLAIMS.md. Machine-readable twin: `guarantees.json`.\n\n");
+                .append("claim ids are those of `docs/claims.md`. Machine-readable twin: `guarantees.json`.\n\n");
         ProvenanceMarkdown.append(md, json);
         md.append(json.get("suite_seconds") == null ? "\nThe default tier did not run on this source"
                         : "\nStand start: " + json.get("stand_start_seconds") + " s; suite (default tier): " + json.get("suite_seconds") + " s")

@@ -11,17 +11,15 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * What a report was produced from (CLAIMS.md "Evidence and the report"; issue "Every verdict
- * earned" §4): a SHA-256 of the files of {@code src/}, {@code containers/} and {@code pom.xml} —
- * every file under them except build output (any {@code target/} directory), hashed as its path
+ * What a report was produced from (docs/claims.md "Evidence and the report"): a SHA-256 of the files of
+ * {@code src/}, {@code containers/} and {@code pom.xml} — every file under them except build output (any {@code target/} directory), hashed as its path
  * relative to the project root and its bytes, in path order — plus the git commit the tree was based
  * on and whether those paths had uncommitted changes. Two trees with the same files have the same
- * hash whether or not they are committed, so {@code CommittedReportTest} can tell whether the
- * committed report is the evidence of the code beside it.
+ * hash whether or not they are committed, so {@link ReportProvenance} can tell whether a committed
+ * report is the evidence of the commit it names, by hashing that commit's tree as git holds it.
  *
  * @param contentHash the hash of all three, hex
  * @param hashes      path ({@code src}, {@code containers}, {@code pom.xml}) → its own hash, hex
@@ -39,6 +37,23 @@ public record Provenance(String contentHash, Map<String, String> hashes, String 
      * @throws UncheckedIOException if a file cannot be read
      */
     public static Provenance of(Path root) {
+        Provenance files = ofFiles(root);
+        Git.Result head = Git.run(root, "rev-parse", "HEAD");
+        Git.Result status = Git.run(root, "status", "--porcelain", "--", "src", "containers", "pom.xml");
+        return new Provenance(files.contentHash(), files.hashes(),
+                head.ok() ? head.output() : "unknown: git rev-parse HEAD failed: " + head.output(),
+                status.ok() && !status.output().isEmpty());
+    }
+
+    /**
+     * The hashes of the files under {@code root} alone, without asking git: what {@link ReportProvenance} computes
+     * for a commit's tree exported into a temporary folder.
+     *
+     * @param root a folder holding (some of) {@link #PATHS}
+     * @return the hashes, with commit {@code none} and not dirty
+     * @throws UncheckedIOException if a file cannot be read
+     */
+    static Provenance ofFiles(Path root) {
         MessageDigest all = sha256();
         Map<String, String> hashes = new LinkedHashMap<>();
         for (String path : PATHS) {
@@ -56,10 +71,7 @@ public record Provenance(String contentHash, Map<String, String> hashes, String 
             }
             hashes.put(path, HexFormat.of().formatHex(one.digest()));
         }
-        String commit = git(root, "rev-parse", "HEAD");
-        String status = git(root, "status", "--porcelain", "--", "src", "containers", "pom.xml");
-        return new Provenance(HexFormat.of().formatHex(all.digest()), hashes, commit,
-                !status.isEmpty() && !status.startsWith("unknown:"));
+        return new Provenance(HexFormat.of().formatHex(all.digest()), hashes, "none", false);
     }
 
     /** @return the provenance as the report's {@code source} object */
@@ -102,23 +114,6 @@ public record Provenance(String contentHash, Map<String, String> hashes, String 
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static String git(Path root, String... args) {
-        try {
-            Process p = new ProcessBuilder(Stream.concat(Stream.of("git", "-C", root.toString()), Stream.of(args)).toList())
-                    .redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                return "unknown: git " + String.join(" ", args) + " failed: " + out;
-            }
-            return out;
-        } catch (IOException e) {
-            return "unknown: " + e.getMessage();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "unknown: interrupted";
         }
     }
 }

@@ -10,6 +10,14 @@ import java.util.Map;
  */
 public final class ProvenanceMarkdown {
 
+    /**
+     * When a committed report is refreshed and what judges the landings in between (README "Verdicts and the report"):
+     * every generated report says it, so that a reader of an older report knows why it may be behind HEAD.
+     */
+    public static final String REFRESHED = "The committed report is refreshed when a piece of work is finished, from a clean "
+            + "commit of main that it names (every tier the work touched); the landings in between carry it, and CI re-runs the "
+            + "default and fault tiers on every change with it as the gate's baseline (README \"Verdicts and the report\").";
+
     private ProvenanceMarkdown() {
     }
 
@@ -25,7 +33,8 @@ public final class ProvenanceMarkdown {
         Map<String, Object> source = (Map<String, Object>) json.getOrDefault("source", Map.of());
         md.append("Source: commit `").append(source.get("commit")).append("`")
                 .append(Boolean.TRUE.equals(source.get("dirty")) ? " with uncommitted changes" : "")
-                .append(", content hash of src/, containers/, pom.xml `").append(source.get("content_hash")).append("`.\n\n");
+                .append(", content hash of src/, containers/, pom.xml `").append(source.get("content_hash")).append("`. ")
+                .append(REFRESHED).append("\n\n");
         md.append("| component | live version |\n|---|---|\n");
         ((Map<String, Object>) json.getOrDefault("versions", Map.of()))
                 .forEach((k, v) -> md.append("| ").append(k).append(" | ").append(v).append(" |\n"));

@@ -20,14 +20,14 @@ import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
 
 /**
- * Writes {@code reports/guarantees.json} (shape fixed in CLAIMS.md) and {@code reports/guarantees.md}
+ * Writes {@code reports/guarantees.json} (shape fixed in docs/claims.md) and {@code reports/guarantees.md}
  * at the end of a claim run (failsafe sets {@code seams.tier}); a run without claims, or a unit-test
  * run, writes nothing. Registered as a JUnit Platform {@link LauncherSessionListener} (META-INF/services).
  *
  * <ul>
  *   <li>Every claim id of {@link ClaimCatalog} appears: one entry per test (and part) that ran,
  *       or one {@link Verdict#NOT_RUN} entry with the reason.</li>
- *   <li>Entries are sorted by claim id in CLAIMS.md order; {@code verdicts} counts every verdict.</li>
+ *   <li>Entries are sorted by claim id in docs/claims.md order; {@code verdicts} counts every verdict.</li>
  *   <li>{@code source} names what the report was produced from ({@link Provenance}).</li>
  *   <li>Tiers: a run belongs to a tier ({@code -Dseams.tier}, {@code default} or {@code faults}). The
  *       entries of the other tiers are carried over from the existing report when it was produced

@@ -1,6 +1,6 @@
 package dev.seams.report;
 
-/** A claim's outcome (CLAIMS.md "Evidence and the report"); derived by {@link Verdicts}, never set by a test. */
+/** A claim's outcome (docs/claims.md "Evidence and the report"); derived by {@link Verdicts}, never set by a test. */
 public enum Verdict {
     /** The claim held: no check missed, no anomaly, every negative control fired, every fault took effect. */
     PASS,
@@ -10,6 +10,6 @@ public enum Verdict {
     UNVERIFIED,
     /** The stand could not start or became unhealthy. */
     ENVIRONMENT,
-    /** An id of CLAIMS.md that no test of this run covered, with the reason. */
+    /** An id of docs/claims.md that no test of this run covered, with the reason. */
     NOT_RUN
 }

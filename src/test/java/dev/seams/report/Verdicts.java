@@ -6,7 +6,7 @@ import java.util.Map;
 import org.opentest4j.TestAbortedException;
 
 /**
- * The verdict engine (CLAIMS.md "Rules every claim test follows"): derives a claim's verdict from
+ * The verdict engine (docs/claims.md "Rules every claim test follows"): derives a claim's verdict from
  * what its evidence recorded and how its test ended, so that a test can never report more than its
  * evidence shows. In order:
  * <ol>

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Every rule of {@link ClickHouseErrors}, one test per rule, with the exact class and name (B5, DESIGN.md "The sink"). */
+/** Every rule of {@link ClickHouseErrors}, one test per rule, with the exact class and name (B5, docs/sink.md). */
 class ClickHouseErrorsTest {
 
     private static ServerException server(int code, int http) {

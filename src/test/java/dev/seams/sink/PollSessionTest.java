@@ -22,7 +22,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The run window and the poll's error classes (DESIGN.md "The sink"; claim B12): {@code --until-idle}
+ * The run window and the poll's error classes (docs/sink.md; claim B12): {@code --until-idle}
  * ends even if no partition is ever assigned, {@code --until-caught-up} ends at the end offsets read
  * at the start, a fatal poll error stops the run, a retriable one is counted.
  */

@@ -12,7 +12,7 @@ import org.testcontainers.lifecycle.Startables;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * The stand's Kafka, one part of it ({@code shared/STYLE.md} "the environment from parts"): one KRaft
+ * The stand's Kafka, one part of it (CONTRIBUTING.md "Adding a fault" "the environment from parts"): one KRaft
  * node, or a cluster of combined broker+controller nodes ({@link BrokerLayout}, {@code -Dseams.kafka.brokers=3},
  * claim B5's cluster faults), each a Testcontainers {@link KafkaContainer} (the module's own KRaft setup,
  * its {@code KAFKA_*} environment overridden for the cluster, as Testcontainers' own

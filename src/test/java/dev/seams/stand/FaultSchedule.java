@@ -10,9 +10,9 @@ import java.util.Locale;
 import java.util.function.DoubleSupplier;
 
 /**
- * One fault injected at several points of a load's progress (CLAIMS.md "Repeat the fault": at
- * least three times, e.g. at 10/50/90 % of a load; STYLE.md "one {@code FaultSchedule.atProgress(0.1,
- * 0.5, 0.9)}", after Kafka's transaction system test, which bounces its copiers at a progress
+ * One fault injected at several points of a load's progress (docs/claims.md "Repeat the fault": at
+ * least three times, e.g. at 10/50/90 % of a load; one {@code FaultSchedule.atProgress(0.1,
+ * 0.5, 0.9)}, after Kafka's transaction system test, which bounces its copiers at a progress
  * percentage). The schedule knows nothing of the fault: each point runs the test's
  * {@link Injector}, which injects, proves, heals and returns what it measured; the schedule records
  * where in the load each injection fired.

@@ -2,7 +2,7 @@ package dev.seams.stand;
 
 import dev.seams.report.FaultNotObservedException;
 
-/** Proof that an injected fault took effect (CLAIMS.md "The fault took effect"). */
+/** Proof that an injected fault took effect (docs/claims.md "The fault took effect"). */
 public final class Faults {
 
     /** Exit status of a process killed by SIGKILL: 128 + 9. */

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A project main class run as its own JVM (the test JVM's java and classpath), so a test can
- * SIGKILL it and prove the kill by its exit status (137 = 128 + SIGKILL; CLAIMS.md "The fault took
+ * SIGKILL it and prove the kill by its exit status (137 = 128 + SIGKILL; docs/claims.md "The fault took
  * effect"). Each start writes its output to {@code <logDir>/<name>-<n>.log}.
  */
 public final class JvmProcess {

@@ -8,7 +8,7 @@ import java.util.Set;
 /**
  * Occurrences of keys (order ids in a topic, rows of a ledger) counted per key against the
  * expected key set — from PostgreSQL or from broker offsets — never as {@code count() - uniqExact()}
- * (CLAIMS.md "Name the anomaly"): a key that should not be there is told from a key that is there
+ * (docs/claims.md "Name the anomaly"): a key that should not be there is told from a key that is there
  * twice, and a missing key is not hidden by an extra one.
  *
  * @param <K> the key type

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The source of truth, read at the moment of the call (CLAIMS.md: "Matches PG" is per customer, to the cent). */
+/** The source of truth, read at the moment of the call (docs/claims.md: "Matches PG" is per customer, to the cent). */
 public final class Pg {
 
     private final Stand stand;

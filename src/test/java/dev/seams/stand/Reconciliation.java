@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 
 /**
  * Reconciliation by key — the one checker every claim that compares ClickHouse with PostgreSQL
- * uses (claim B8; CLAIMS.md "Name the anomaly"). It compares PG's truth with the rows a view
+ * uses (claim B8; docs/claims.md "Name the anomaly"). It compares PG's truth with the rows a view
  * returned, key by key, and names every difference by anomaly class:
  *
  * <ul>

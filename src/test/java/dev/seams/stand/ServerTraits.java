@@ -58,7 +58,7 @@ public final class ServerTraits {
     }
 
     /**
-     * @param value a value of a {@code Decimal(P, S)} column, at scale S (money: scale 2, DESIGN.md)
+     * @param value a value of a {@code Decimal(P, S)} column, at scale S (money: scale 2, docs/event-contract.md)
      * @return its text as this ClickHouse prints it with {@code toString} or in TSV: {@code 10.50} on
      *     18.16, {@code 10.5} on 25.8; {@code 0.00} / {@code 0}; compare a TSV cell with this, never
      *     with {@code BigDecimal.toPlainString()}

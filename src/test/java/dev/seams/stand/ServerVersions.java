@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * The one place that knows how each component of the stand writes its version, and when a declared
- * version and a live one mean the same release (claim B7, CLAIMS.md: "every image declares the
+ * version and a live one mean the same release (claim B7, docs/claims.md: "every image declares the
  * version it contains and B7 fails when a server's live version differs").
  *
  * <p>Formats met, per component (live = what the running server reports, see {@code Stand.liveVersions()};

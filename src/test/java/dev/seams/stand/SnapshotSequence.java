@@ -11,7 +11,7 @@ import org.apache.kafka.common.TopicPartition;
  * gives every snapshot of a customer the next {@code version} of its aggregate (streams/CustomerTotals),
  * so a load applied exactly once advances each customer's version by exactly the steps the load
  * implies ({@link OrderLoad#expected()}), and no (customer, version) pair is written twice.
- * Counted against those expectations, never as {@code count() - uniqExact()} (CLAIMS.md):
+ * Counted against those expectations, never as {@code count() - uniqExact()} (docs/claims.md):
  * <ul>
  *   <li>{@code duplicate}: (customer, version) pairs read more than once — an input processed twice,
  *       or the records of an aborted transaction seen (read_uncommitted) next to their re-processing;</li>

@@ -42,7 +42,7 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The whole pipeline, started once per test JVM (DESIGN.md "The stand"):
+ * The whole pipeline, started once per test JVM (docs/claims.md, the pipeline "the stand"):
  * PostgreSQL ({@code wal_level=logical}) → Debezium (Kafka Connect, pgoutput) → Kafka (KRaft: one node, or a
  * three-node cluster with {@code -Dseams.kafka.brokers=3}, {@link Brokers}) →
  * Kafka Streams {@code ds-streams} (a JRE container, {@link StreamsProcess}) → and ClickHouse for the sink,
@@ -215,7 +215,7 @@ public final class Stand {
     }
 
     /**
-     * Each component's version as the running servers report it (CLAIMS.md: the report header; B7):
+     * Each component's version as the running servers report it (docs/claims.md: the report header; B7):
      * PostgreSQL {@code SHOW server_version}; the broker's software version from its start-up line
      * {@code Kafka version: X} (no Kafka API returns it) and its finalized features from the Admin
      * API ({@code describeFeatures}: {@code metadata.version} level and the others); Kafka Connect's

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * What a claim test works with, handed to it as a parameter instead of a copied preamble (STYLE.md
- * "the claim declared once"): the per-JVM {@link Stand} and readers of its truths — PostgreSQL
+ * What a claim test works with, handed to it as a parameter instead of a copied preamble (CONTRIBUTING.md
+ * "Adding a claim"): the per-JVM {@link Stand} and readers of its truths — PostgreSQL
  * ({@link Pg}), ClickHouse ({@link ClickHouse}) and Kafka ({@link Topics}). The stand starts on the
  * first call of {@link #stand()} (or of a reader), inside the test, so that a stand that cannot
  * start makes the claim ENVIRONMENT. Register {@link Resolver} on the test class:

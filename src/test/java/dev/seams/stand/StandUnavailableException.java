@@ -4,7 +4,7 @@ import dev.seams.report.EnvironmentException;
 
 /**
  * The stand could not start or became unhealthy: the affected claims are reported as
- * {@code ENVIRONMENT}, not as failed (CLAIMS.md "Environment failure is not a claim failure").
+ * {@code ENVIRONMENT}, not as failed (docs/claims.md "Environment failure is not a claim failure").
  */
 public final class StandUnavailableException extends EnvironmentException {
 
