@@ -2,12 +2,15 @@ package dev.seams.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -17,12 +20,15 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * {@code reports/mutants.json} always, {@code reports/performance.json} and {@code reports/candidate/guarantees.json}
  * where committed. Writes how far each is behind HEAD to {@code target/report-provenance.txt}, which {@code .ci/run}
  * prints. Opt-in, so that {@code mvn test} stays usable while the code changes; {@code .ci/run} runs it on its clean
- * clone before anything regenerates a report:
+ * clone before anything regenerates a report. It also holds a new committed {@code guarantees.json} to every PASS of
+ * the one it replaced, unless {@code reports/waivers.tsv} says why one is given up:
  * {@code mvn test -Dtest=CommittedReportTest -Dseams.check.report=true}.
  */
 @EnabledIfSystemProperty(named = "seams.check.report", matches = "true")
 class CommittedReportTest {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String WAIVERS = "reports/waivers.tsv";
     private static final List<String> REQUIRED = List.of("reports/guarantees.json", "reports/mutants.json");
     private static final List<String> WHERE_COMMITTED = List.of("reports/performance.json", "reports/candidate/guarantees.json");
 
@@ -42,5 +48,45 @@ class CommittedReportTest {
         }
         Files.createDirectories(root.resolve("target"));
         Files.writeString(root.resolve("target/report-provenance.txt"), String.join("\n", lines) + "\n");
+    }
+
+    /**
+     * A new committed {@code reports/guarantees.json} keeps every PASS of the one it replaces (issue 36 §2): the
+     * previous version is the file as it was before the last commit that changed it. An entry that PASSed there and
+     * is worse, absent or NOT_RUN now fails, unless {@code reports/waivers.tsv} names it with its reason.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theCommittedReportKeepsEveryPassOfTheOneItReplacedOrAWaiverSaysWhy() throws IOException {
+        Path root = Project.root();
+        Git.Result last = Git.run(root, "log", "-n", "1", "--format=%H", "--", "reports/guarantees.json");
+        Assumptions.assumeTrue(last.ok() && !last.output().isEmpty(), "reports/guarantees.json was never committed");
+        Git.Result before = Git.run(root, "show", last.output() + "^:reports/guarantees.json");
+        Assumptions.assumeTrue(before.ok(), "reports/guarantees.json replaced no earlier report");
+        Map<String, Object> previous = JSON.readValue(before.output(), Map.class);
+        Map<String, Object> current = ReportWriter.read(root.resolve("reports/guarantees.json"));
+        Map<String, String> waivers = waivers(root.resolve(WAIVERS));
+        List<String> unwaived = Gate.of(previous, last.output() + "^:reports/guarantees.json").lostPasses(current).stream()
+                .filter(r -> !waivers.containsKey(r.id())).map(Gate.Regression::line).toList();
+        assertThat(unwaived).as("entries that PASSed in the report %s replaced and do not PASS in it, without a line "
+                + "'<id><TAB><reason>' in %s", last.output(), WAIVERS).isEmpty();
+    }
+
+    /** @return entry id → reason, from a file of lines {@code <id><TAB><reason>} ({@code #} comments); every reason required */
+    static Map<String, String> waivers(Path file) throws IOException {
+        Map<String, String> waivers = new LinkedHashMap<>();
+        if (!Files.exists(file)) {
+            return waivers;
+        }
+        for (String line : Files.readAllLines(file)) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] cols = line.split("\t", 2);
+            assertThat(cols.length == 2 && !cols[1].isBlank()).as("%s: a waiver names the entry and its reason: %s", file, line)
+                    .isTrue();
+            waivers.put(cols[0].strip(), cols[1].strip());
+        }
+        return waivers;
     }
 }

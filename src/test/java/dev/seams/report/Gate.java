@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,10 +20,12 @@ import java.util.Set;
  * ({@link #regressions(Map)}), so a mutant counts as killed exactly when this gate (or a FAIL) would
  * have stopped the build.
  *
- * <p>Only entries that ran are judged: a baseline entry this run did not produce (another tier, a filtered
- * run) is neither worse nor passed here; {@code seams compare} lists those. A <em>part</em> is the exception:
- * one that PASSed in the baseline and is missing while its claim entry ran ({@link #vanishedParts}) is a
- * regression with the verdict {@value #MISSING} — a part is renamed or dropped only with its baseline.
+ * <p>No entry can vanish (issue 36 §2): a whole run of a tier ({@link #missing}) has a regression {@value #MISSING}
+ * for every entry of that tier that PASSed in the baseline and that the run did not produce or produced as NOT_RUN —
+ * a deleted or disabled claim test, a renamed variant (a MISSING plus a new entry). {@code GateCheckTest} fails the
+ * build on them ({@code mvn verify}'s gate execution). A run restricted with {@code -Dit.test} (the mutation tier's
+ * builds) is judged on the entries that ran ({@link #regressions}), and on the parts of a claim that ran
+ * ({@link #vanishedParts}): a part is renamed or dropped only with its baseline.
  */
 public final class Gate {
 
@@ -39,12 +42,16 @@ public final class Gate {
     private final Map<String, String> verdicts;
     /** Baseline part id → the id of its claim entry. */
     private final Map<String, String> partOf;
+    /** Baseline entry id → the tier that produced it, in the baseline's order. */
+    private final Map<String, String> tiers;
 
-    private Gate(String baseline, String baselineCommit, Map<String, String> verdicts, Map<String, String> partOf) {
+    private Gate(String baseline, String baselineCommit, Map<String, String> verdicts, Map<String, String> partOf,
+                 Map<String, String> tiers) {
         this.baseline = baseline;
         this.baselineCommit = baselineCommit;
         this.verdicts = Map.copyOf(verdicts);
         this.partOf = Map.copyOf(partOf);
+        this.tiers = Collections.unmodifiableMap(new LinkedHashMap<>(tiers));
     }
 
     /**
@@ -72,14 +79,16 @@ public final class Gate {
     public static Gate of(Map<String, Object> report, String name) {
         Map<String, String> verdicts = new LinkedHashMap<>();
         Map<String, String> partOf = new LinkedHashMap<>();
+        Map<String, String> tiers = new LinkedHashMap<>();
         for (Map<String, Object> c : (List<Map<String, Object>>) report.getOrDefault("claims", List.of())) {
             verdicts.put(String.valueOf(c.get("id")), String.valueOf(c.get("verdict")));
+            tiers.put(String.valueOf(c.get("id")), String.valueOf(c.get("tier")));
             if (c.get("part_of") != null) {
                 partOf.put(String.valueOf(c.get("id")), String.valueOf(c.get("part_of")));
             }
         }
         Map<String, Object> source = (Map<String, Object>) report.getOrDefault("source", Map.of());
-        return new Gate(name, String.valueOf(source.getOrDefault("commit", "?")), verdicts, partOf);
+        return new Gate(name, String.valueOf(source.getOrDefault("commit", "?")), verdicts, partOf, tiers);
     }
 
     /**
@@ -163,6 +172,59 @@ public final class Gate {
         }
         ran.forEach(entry -> worse.addAll(vanishedParts(entry, ids)));
         return worse;
+    }
+
+    /**
+     * @param report a parsed {@code guarantees.json} holding whole runs of {@code tiers} (not restricted with
+     *               {@code -Dit.test}, not stopped at a first red claim)
+     * @param tiers  the tiers that ran whole, e.g. {@code default}, or {@code faults} and {@code faults-cluster}
+     * @return every entry and part of those tiers that PASSed in the baseline and that the report lacks or holds as
+     *     NOT_RUN, in the baseline's order, as regressions with the verdict {@value #MISSING}
+     */
+    @SuppressWarnings("unchecked")
+    public List<Regression> missing(Map<String, Object> report, Collection<String> tiers) {
+        Map<String, Map<String, Object>> produced = new LinkedHashMap<>();
+        for (Map<String, Object> c : (List<Map<String, Object>>) report.getOrDefault("claims", List.of())) {
+            produced.put(String.valueOf(c.get("id")), c);
+        }
+        List<Regression> missing = new ArrayList<>();
+        this.tiers.forEach((id, tier) -> {
+            if (!tiers.contains(tier) || !PASS.equals(verdicts.get(id))) {
+                return;
+            }
+            Map<String, Object> now = produced.get(id);
+            if (now == null) {
+                missing.add(new Regression(id, PASS, MISSING, "the " + tier + " tier ran whole and did not produce it"));
+            } else if (Verdict.NOT_RUN.name().equals(now.get("verdict"))) {
+                missing.add(new Regression(id, PASS, MISSING, "the " + tier + " tier ran whole and produced it as NOT_RUN"
+                        + (now.get("reason") == null ? "" : ": " + now.get("reason"))));
+            }
+        });
+        return missing;
+    }
+
+    /**
+     * @param report a parsed {@code guarantees.json} holding whole runs of {@code tiers}
+     * @param tiers  the tiers that ran whole
+     * @return its {@link #regressions}, then its {@link #missing} entries not already among them, one per entry id
+     */
+    public List<Regression> wholeRun(Map<String, Object> report, Collection<String> tiers) {
+        Map<String, Regression> byId = new LinkedHashMap<>();
+        regressions(report).forEach(r -> byId.putIfAbsent(r.id(), r));
+        missing(report, tiers).forEach(r -> byId.putIfAbsent(r.id(), r));
+        return List.copyOf(byId.values());
+    }
+
+    /**
+     * What a new committed report gives up against the one it replaces (issue 36 §2; {@code CommittedReportTest}):
+     * every entry that PASSed in this gate's baseline and is worse, absent or NOT_RUN in {@code report}, whatever its
+     * tier — a new committed report holds every tier.
+     *
+     * @param report the new report
+     * @return those entries, one each
+     */
+    public List<Regression> lostPasses(Map<String, Object> report) {
+        return wholeRun(report, Set.copyOf(tiers.values()));
     }
 
     /** @return the baseline's name and commit, for the report */

@@ -56,4 +56,45 @@ class GateTest {
                 .containsExactly("B12[join and leave @55%]: PASS in the baseline, MISSING now (its claim B12 ran and did not produce it)");
         assertThat(gate.vanishedParts("B12", List.of("B12[join and leave @5%]", "B12[join and leave @55%]"))).isEmpty();
     }
+
+    @Test
+    void aWholeTierRunFailsOnAVanishedEntryANotRunEntryAndARenamedVariant() {
+        Gate gate = Gate.of(Map.of("claims", List.of(
+                Map.of("id", "G1", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "G2", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "B3[connect-kill]", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "B9[static]", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "B9[static]@1", "verdict", "PASS", "tier", "default", "part_of", "B9[static]"),
+                Map.of("id", "G6[optimize_on_insert=1]", "verdict", "UNVERIFIED", "tier", "default"),
+                Map.of("id", "B5[broker-kill]", "verdict", "PASS", "tier", "faults"))), "baseline.json");
+        Map<String, Object> run = Map.of("claims", List.of(
+                Map.of("id", "G1", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "B3[connect-restart]", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "B9[static]", "verdict", "NOT_RUN", "tier", "default", "reason", "disabled"),
+                Map.of("id", "B5[broker-kill]", "verdict", "NOT_RUN", "tier", "faults", "reason", "the faults tier did not run")));
+
+        assertThat(gate.missing(run, List.of("default"))).extracting(Gate.Regression::line).containsExactly(
+                "G2: PASS in the baseline, MISSING now (the default tier ran whole and did not produce it)",
+                "B3[connect-kill]: PASS in the baseline, MISSING now (the default tier ran whole and did not produce it)",
+                "B9[static]: PASS in the baseline, MISSING now (the default tier ran whole and produced it as NOT_RUN: disabled)",
+                "B9[static]@1: PASS in the baseline, MISSING now (the default tier ran whole and did not produce it)");
+        assertThat(gate.missing(run, List.of("faults"))).extracting(Gate.Regression::id).as("the tier that ran is judged")
+                .containsExactly("B5[broker-kill]");
+        assertThat(gate.regressions(run)).as("a restricted run is judged on what ran: the NOT_RUN entries are not")
+                .isEmpty();
+    }
+
+    @Test
+    void aNewCommittedReportLosesEveryPassItDoesNotKeepWhateverItsTier() {
+        Gate previous = Gate.of(Map.of("claims", List.of(
+                Map.of("id", "G1", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "G2", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "B5[broker-kill]", "verdict", "PASS", "tier", "faults"))), "previous");
+        Map<String, Object> next = Map.of("claims", List.of(
+                Map.of("id", "G1", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "G2", "verdict", "UNVERIFIED", "tier", "default", "reason", "no lag"),
+                Map.of("id", "B5[broker-kill]", "verdict", "NOT_RUN", "tier", "faults")));
+
+        assertThat(previous.lostPasses(next)).extracting(Gate.Regression::id).containsExactly("G2", "B5[broker-kill]");
+    }
 }

@@ -58,9 +58,12 @@ public final class ReportWriter implements LauncherSessionListener {
         String filter = System.getProperty("seams.it.test", "");
         boolean partial = !filter.isBlank() && !filter.startsWith("${");
         Path dir = Project.root().resolve(partial ? "target/partial-report" : "reports");
-        Run run = new Run(tier,
-                (System.nanoTime() - openedNanos) / 1e9, Instant.now(), Provenance.of(Project.root()), Gate.configured());
-        write(dir, Evidence.suiteFacts(), claims, run, ClaimCatalog.load(), !partial);
+        Run run = new Run(tier, (System.nanoTime() - openedNanos) / 1e9, Instant.now(), Provenance.of(Project.root()),
+                Gate.configured(), !partial && !Boolean.getBoolean("seams.fail.fast"));
+        Map<String, Object> json = write(dir, Evidence.suiteFacts(), claims, run, ClaimCatalog.load(), !partial);
+        if (run.gate() != null && run.whole()) {
+            GateCheck.write(Project.root(), run.tier(), run.finished(), json);
+        }
     }
 
     /**
@@ -71,11 +74,13 @@ public final class ReportWriter implements LauncherSessionListener {
      * @param finished     when it ended
      * @param source       what it ran
      * @param gate         the baseline it was gated against ({@code -Dseams.gate}), or null
+     * @param whole        whether the tier ran whole: not restricted with {@code -Dit.test}, not stopped at its first
+     *                     red claim ({@code -Dseams.fail.fast}); only then is a baseline entry it lacks {@link Gate#MISSING}
      */
-    record Run(String tier, double suiteSeconds, Instant finished, Provenance source, Gate gate) {
+    record Run(String tier, double suiteSeconds, Instant finished, Provenance source, Gate gate, boolean whole) {
 
         Run(String tier, double suiteSeconds, Instant finished, Provenance source) {
-            this(tier, suiteSeconds, finished, source, null);
+            this(tier, suiteSeconds, finished, source, null, true);
         }
     }
 
@@ -88,9 +93,10 @@ public final class ReportWriter implements LauncherSessionListener {
      * @param run     the run
      * @param catalog the claim ids every report lists
      * @param carry   whether entries of other tiers are carried over from an existing report in dir
+     * @return the report written, as its JSON
      * @throws UncheckedIOException if the files cannot be written
      */
-    static void write(Path dir, Map<String, Object> suite, List<ClaimEvidence> claims, Run run, ClaimCatalog catalog,
+    static Map<String, Object> write(Path dir, Map<String, Object> suite, List<ClaimEvidence> claims, Run run, ClaimCatalog catalog,
                       boolean carry) {
         Map<String, Object> previous = carry ? read(dir.resolve("guarantees.json")) : Map.of();
         @SuppressWarnings("unchecked")
@@ -102,6 +108,7 @@ public final class ReportWriter implements LauncherSessionListener {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report to " + dir, e);
         }
+        return json;
     }
 
     @SuppressWarnings("unchecked")
@@ -180,7 +187,12 @@ public final class ReportWriter implements LauncherSessionListener {
         json.put("runs", runs);
         if (run.gate() != null) {
             Map<String, Object> gate = new LinkedHashMap<>(run.gate().toJson());
-            gate.put("regressions", run.gate().regressions(Map.of("claims", entries)).stream().map(Gate.Regression::line).toList());
+            List<Gate.Regression> regressions = run.whole()   // no entry of a tier that ran whole can vanish (issue 36 §2)
+                    ? run.gate().wholeRun(Map.of("claims", entries), List.of(run.tier()))
+                    : run.gate().regressions(Map.of("claims", entries));
+            gate.put("tier", run.tier());
+            gate.put("whole_tier", run.whole());
+            gate.put("regressions", regressions.stream().map(Gate.Regression::line).toList());
             json.put("gate", gate);
         }
         json.put("claims", entries);

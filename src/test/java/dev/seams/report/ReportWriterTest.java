@@ -114,4 +114,24 @@ class ReportWriterTest {
         List<Map<String, Object>> runs = (List<Map<String, Object>>) again.get("runs");
         assertThat(runs).extracting(r -> r.get("tier")).containsExactlyInAnyOrder("faults", "default", "faults-cluster");
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aWholeGatedTierRunListsTheBaselinePassesItDidNotProduceAsMissingAndARestrictedOneDoesNot() {
+        Gate gate = Gate.of(Map.of("source", Map.of("commit", "2af64c2"), "claims", List.of(
+                Map.of("id", "G1", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "G2", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "B5[broker-kill]", "verdict", "PASS", "tier", "faults"))), "baseline.json");
+        Instant at = Instant.parse("2026-11-30T10:00:00Z");
+
+        Map<String, Object> whole = ReportWriter.toJson(SUITE, List.of(passed("G1")),
+                new ReportWriter.Run("default", 1, at, SOURCE, gate, true), ClaimCatalog.load(), Map.of());
+        Map<String, Object> restricted = ReportWriter.toJson(SUITE, List.of(passed("G1")),
+                new ReportWriter.Run("default", 1, at, SOURCE, gate, false), ClaimCatalog.load(), Map.of());
+
+        assertThat((List<String>) ((Map<String, Object>) whole.get("gate")).get("regressions")).containsExactly(
+                "G2: PASS in the baseline, MISSING now (the default tier ran whole and produced it as NOT_RUN: "
+                        + "no test of this run covers it)");
+        assertThat((List<String>) ((Map<String, Object>) restricted.get("gate")).get("regressions")).isEmpty();
+    }
 }

@@ -80,8 +80,10 @@ public final class Verdicts {
     }
 
     /**
-     * A part is never PASS while its claim FAILs (issue 21): e.g. {@code B5[clickhouse-stop@50%]} proved its injection,
-     * but the run it belongs to lost records. Any other verdict of the part stands.
+     * A part is never PASS while its claim does not PASS (issue 21; issue 36 §2): e.g. {@code B5[clickhouse-stop@50%]}
+     * proved its injection, but the run it belongs to lost records (FAIL), or its claim's own proof did not hold
+     * (UNVERIFIED), or the stand failed under it (ENVIRONMENT). A PASS part takes its claim's verdict, with the claim's
+     * reason; any other verdict of the part stands.
      *
      * @param part     the part's own verdict
      * @param parentId its claim entry's id
@@ -89,11 +91,12 @@ public final class Verdicts {
      * @return the part's verdict
      */
     public static Outcome partOf(Outcome part, String parentId, Outcome parent) {
-        if (part.verdict() != Verdict.PASS || parent.verdict() != Verdict.FAIL) {
+        if (part.verdict() != Verdict.PASS || parent.verdict() == Verdict.PASS) {
             return part;
         }
-        String reason = "its claim " + parentId + " failed: " + parent.reason();
-        return new Outcome(Verdict.FAIL, reason, List.of(reason));
+        String reason = "its claim " + parentId + (parent.verdict() == Verdict.FAIL ? " failed" : " is " + parent.verdict())
+                + ": " + parent.reason();
+        return new Outcome(parent.verdict(), reason, parent.verdict() == Verdict.FAIL ? List.of(reason) : List.of());
     }
 
     private static String message(Throwable t) {

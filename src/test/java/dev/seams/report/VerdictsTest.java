@@ -117,4 +117,19 @@ class VerdictsTest {
         Verdicts.Outcome passing = Verdicts.decide(new ClaimEvidence("B5[x]", "t", "T#t", List.of()), null);
         assertThat(Verdicts.partOf(Verdicts.decide(proven, null), "B5[x]", passing).verdict()).isEqualTo(Verdict.PASS);
     }
+
+    @Test
+    void aPartIsNeverPassUnderAClaimThatIsUnverifiedOrHadNoStand() {
+        ClaimEvidence part = new ClaimEvidence("B5[x@10%]", "t", "T#t", List.of());
+        Verdicts.Outcome unverified = new Verdicts.Outcome(Verdict.UNVERIFIED, "the sink did not stall", List.of());
+        Verdicts.Outcome environment = new Verdicts.Outcome(Verdict.ENVIRONMENT, "ClickHouse did not start", List.of());
+
+        Verdicts.Outcome underUnverified = Verdicts.partOf(Verdicts.decide(part, null), "B5[x]", unverified);
+        Verdicts.Outcome underEnvironment = Verdicts.partOf(Verdicts.decide(part, null), "B5[x]", environment);
+
+        assertThat(underUnverified.verdict()).isEqualTo(Verdict.UNVERIFIED);
+        assertThat(underUnverified.reason()).isEqualTo("its claim B5[x] is UNVERIFIED: the sink did not stall");
+        assertThat(underEnvironment.verdict()).isEqualTo(Verdict.ENVIRONMENT);
+        assertThat(underEnvironment.reason()).isEqualTo("its claim B5[x] is ENVIRONMENT: ClickHouse did not start");
+    }
 }

@@ -1,0 +1,98 @@
+package dev.seams.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The regression gate's verdict on whole tier runs, handed from the test JVM that ran a tier to the build's gate
+ * execution ({@code GateCheckTest}, README "The regression gate"): a claim test fails itself when its entry regressed,
+ * but an entry that vanished — its test deleted, disabled or renamed, or now NOT_RUN — has no test left to fail.
+ * {@link ReportWriter} writes {@code target/gate/<tier>.json} at the end of a whole, gated tier run; the gate execution
+ * reads the files of its own build and fails on every regression they list, {@link Gate#MISSING} included.
+ */
+final class GateCheck {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private GateCheck() {
+    }
+
+    /**
+     * One tier run's gate verdict.
+     *
+     * @param tier        the tier
+     * @param finished    when the run ended
+     * @param baseline    the baseline and its commit
+     * @param regressions every regression, one line each ({@link Gate.Regression#line()})
+     */
+    record Verdict(String tier, Instant finished, String baseline, List<String> regressions) {
+    }
+
+    /** @return the folder of the gate files under the project root */
+    static Path dir(Path root) {
+        return root.resolve("target/gate");
+    }
+
+    /**
+     * Writes {@code target/gate/<tier>.json} from a report's {@code gate} section.
+     *
+     * @param root     the project root
+     * @param tier     the tier that ran whole
+     * @param finished when it ended
+     * @param report   the report it wrote (its {@code gate} section lists the regressions)
+     * @throws UncheckedIOException if the file cannot be written
+     */
+    @SuppressWarnings("unchecked")
+    static void write(Path root, String tier, Instant finished, Map<String, Object> report) {
+        Map<String, Object> gate = (Map<String, Object>) report.getOrDefault("gate", Map.of());
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("tier", tier);
+        json.put("finished", finished.toString());
+        json.put("baseline", gate.get("baseline") + " (commit " + gate.get("baseline_commit") + ")");
+        json.put("regressions", gate.getOrDefault("regressions", List.of()));
+        try {
+            Files.createDirectories(dir(root));
+            Files.writeString(dir(root).resolve(tier + ".json"), JSON.writeValueAsString(json) + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the gate's verdict to " + dir(root), e);
+        }
+    }
+
+    /**
+     * @param root  the project root
+     * @param since the start of the build: files written before it are of another build and ignored
+     * @return the verdicts of the tier runs of this build, by tier name
+     * @throws UncheckedIOException if the folder cannot be read
+     */
+    @SuppressWarnings("unchecked")
+    static List<Verdict> read(Path root, Instant since) {
+        Path dir = dir(root);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        List<Verdict> verdicts = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".json")).sorted().toList()) {
+                Map<String, Object> json = JSON.readValue(file.toFile(), Map.class);
+                Instant finished = Instant.parse(String.valueOf(json.get("finished")));
+                if (!finished.isBefore(since)) {
+                    verdicts.add(new Verdict(String.valueOf(json.get("tier")), finished, String.valueOf(json.get("baseline")),
+                            (List<String>) json.getOrDefault("regressions", List.of())));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the gate's verdicts in " + dir, e);
+        }
+        return verdicts;
+    }
+}
