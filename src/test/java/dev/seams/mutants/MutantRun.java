@@ -1,6 +1,8 @@
 package dev.seams.mutants;
 
 import dev.seams.report.Gate;
+import dev.seams.report.Verdict;
+import dev.seams.stand.Pipeline;
 import dev.seams.report.ReportWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,8 +30,12 @@ import org.slf4j.LoggerFactory;
  * ({@code -Dit.test}), every one of them; if they let the mutant survive, the rest of its tier, stopped at its first
  * red claim ({@code -Dseams.fail.fast=true}: red from then on).
  *
- * <p>Killed means the build went red because of a claim: an entry FAILed, or an entry that PASSed in the baseline
- * does not PASS (the gate). The unit tests that failed are recorded beside, never counted as the kill.
+ * <p>Killed means the build went red because of a check (issue 36 §1): an entry FAILed, or an entry that PASSed in
+ * the baseline does not PASS (the gate) — and the same entry is not red in the unmutated control build of the same
+ * selectors ({@link Control}). An entry that is ENVIRONMENT (the stand did not start or failed) and a build that timed
+ * out are never a kill: a mutant with nothing else is an ERROR. Each kill is credited to the check that fired
+ * ({@link #credit}): the entry's own check, or the shared settle precondition ({@code stand/Pipeline}) named as itself.
+ * The unit tests that failed are recorded beside, never counted as the kill.
  */
 public final class MutantRun {
 
@@ -55,6 +61,9 @@ public final class MutantRun {
     public record Settings(Path root, Path work, Path baseline, String profile, String mvn, boolean widen, Duration buildTimeout) {
     }
 
+    /** The credit of a kill by the shared settle check, not the claim's own ({@link Pipeline#isSettleFailure}). */
+    public static final String SETTLE_PRECONDITION = "settle precondition (stand/Pipeline: ds-streams' snapshots vs PostgreSQL)";
+
     /**
      * One Maven build of a copy.
      *
@@ -62,17 +71,38 @@ public final class MutantRun {
      * @param exit         Maven's exit status (-1: timed out, killed)
      * @param seconds      its wall time
      * @param log          its output
-     * @param killers      the entries that FAILed or regressed against the baseline, in report order: entry id →
-     *                     its line ({@code <id>: <why>})
+     * @param killers      the entries that FAILed or regressed against the baseline and are not red in the control, not
+     *                     ENVIRONMENT, in report order: entry id → its line ({@code <id>: <why>}); empty if it timed out
      * @param unitFailures unit tests that failed ({@code Class#method})
      * @param entries      how many report entries the build produced
+     * @param notCounted   red entries that are no kill: entry id → why (ENVIRONMENT, red in the control too, timed out)
      */
     public record Build(String selector, int exit, double seconds, Path log, Map<String, String> killers,
-                        List<String> unitFailures, int entries) {
+                        List<String> unitFailures, int entries, Map<String, String> notCounted) {
+
+        public Build(String selector, int exit, double seconds, Path log, Map<String, String> killers, List<String> unitFailures,
+                     int entries) {
+            this(selector, exit, seconds, log, killers, unitFailures, entries, Map.of());
+        }
 
         boolean killed() {
-            return exit != 0 && !killers.isEmpty();
+            return exit > 0 && !killers.isEmpty();
         }
+    }
+
+    /**
+     * The unmutated control build of a tier (issue 36 §1): the copy without a patch, built with the union of the
+     * selectors of that tier's mutants (or the whole tier), not stopped at its first red claim. An entry red here is
+     * red without any mutant, so it counts for none.
+     *
+     * @param tier     the tier
+     * @param selector its {@code -Dit.test} selector, or {@code (whole tier)}
+     * @param exit     Maven's exit status
+     * @param seconds  its wall time
+     * @param log      its output
+     * @param red      every entry that FAILed, regressed or was ENVIRONMENT: entry id → its line
+     */
+    public record Control(String tier, String selector, int exit, double seconds, Path log, Map<String, String> red) {
     }
 
     /**
@@ -95,6 +125,20 @@ public final class MutantRun {
             return List.copyOf(ids);
         }
 
+        /** @return every killing entry → the check its kill is credited to ({@link #credit}), in order */
+        public Map<String, String> credits() {
+            Map<String, String> credits = new LinkedHashMap<>();
+            builds.stream().filter(Build::killed).forEach(b -> b.killers().forEach((id, line) -> credits.putIfAbsent(id, credit(id, line))));
+            return credits;
+        }
+
+        /** @return the red entries of its builds that are no kill → why */
+        public Map<String, String> notCounted() {
+            Map<String, String> all = new LinkedHashMap<>();
+            builds.forEach(b -> b.notCounted().forEach(all::putIfAbsent));
+            return all;
+        }
+
         /** @return every unit test that failed on the mutant */
         public List<String> unitFailures() {
             Set<String> all = new LinkedHashSet<>();
@@ -112,7 +156,7 @@ public final class MutantRun {
      * @return its outcome (never throws for a failing build: that is an outcome)
      * @throws UncheckedIOException if the copy cannot be made
      */
-    public static Result run(Mutant mutant, Settings settings) {
+    public static Result run(Mutant mutant, Settings settings, Controls controls) {
         long t0 = System.nanoTime();
         Path dir = settings.work().resolve(mutant.id());
         Path tree = dir.resolve("tree");
@@ -122,25 +166,135 @@ public final class MutantRun {
         if (notApplied != null) {
             return new Result(mutant, "ERROR", "", notApplied, builds, seconds(t0));
         }
-        Build expected = build(mutant, settings, tree, dir, String.join(",", mutant.expected()), 1);
+        Build expected = build(mutant.id(), mutant.tier(), settings, tree, dir, String.join(",", mutant.expected()), 1, false,
+                controls.red(mutant.tier(), false));
         builds.add(expected);
         if (expected.killed()) {
             return new Result(mutant, "KILLED", "expected claims", "", builds, seconds(t0));
         }
-        if (expected.exit() != 0 && expected.entries() == 0) {
-            return new Result(mutant, "ERROR", "", "the copy did not build or ran no claim (exit " + expected.exit() + "): see "
-                    + expected.log(), builds, seconds(t0));
+        String error = error(expected);
+        if (error != null) {
+            return new Result(mutant, "ERROR", "", error, builds, seconds(t0));
         }
         if (!settings.widen()) {
             return new Result(mutant, "SURVIVED", "", "its expected claims passed; the rest of the tier was not run", builds, seconds(t0));
         }
-        Build rest = build(mutant, settings, tree, dir, null, 2);
+        Build rest = build(mutant.id(), mutant.tier(), settings, tree, dir, null, 2, true, controls.red(mutant.tier(), true));
         builds.add(rest);
         if (rest.killed()) {
             return new Result(mutant, "KILLED", "rest of the tier", "", builds, seconds(t0));
         }
-        return new Result(mutant, rest.exit() != 0 && rest.entries() == 0 ? "ERROR" : "SURVIVED", "",
-                "every claim of the " + mutant.tier() + " tier passed on it (exit " + rest.exit() + ")", builds, seconds(t0));
+        error = error(rest);
+        return new Result(mutant, error != null ? "ERROR" : "SURVIVED", "", error != null ? error
+                : "every claim of the " + mutant.tier() + " tier passed on it (exit " + rest.exit() + ")", builds, seconds(t0));
+    }
+
+    /** @return why a build that killed nothing is an ERROR of the mutant (timed out, ran no claim, red only by ENVIRONMENT), or null */
+    private static String error(Build b) {
+        if (b.exit() == -1) {
+            return "the build timed out (a timeout is never a kill): see " + b.log();
+        }
+        if (b.exit() != 0 && b.entries() == 0) {
+            return "the copy did not build or ran no claim (exit " + b.exit() + "): see " + b.log();
+        }
+        List<String> environment = b.notCounted().entrySet().stream().filter(e -> e.getValue().startsWith(Verdict.ENVIRONMENT.name()))
+                .map(e -> e.getKey() + " (" + e.getValue() + ")").toList();
+        if (!environment.isEmpty()) {
+            return "the stand did not start or failed (ENVIRONMENT is never a kill): " + String.join("; ", environment);
+        }
+        return null;
+    }
+
+    /**
+     * The control builds of a tier run, made once each when first asked for (issue 36 §1).
+     */
+    public static final class Controls {
+
+        private final Settings settings;
+        private final Map<String, String> selectors;
+        private final Map<String, Control> made = new LinkedHashMap<>();
+
+        /**
+         * @param settings how the tier runs
+         * @param mutants  the mutants of this run: each tier's control runs the union of their selectors
+         */
+        public Controls(Settings settings, List<Mutant> mutants) {
+            this.settings = settings;
+            Map<String, Set<String>> union = new LinkedHashMap<>();
+            mutants.forEach(m -> union.computeIfAbsent(m.tier(), t -> new LinkedHashSet<>()).addAll(m.expected()));
+            this.selectors = new LinkedHashMap<>();
+            union.forEach((tier, sel) -> selectors.put(tier, String.join(",", sel)));
+        }
+
+        /**
+         * @param tier  the tier
+         * @param whole whether the mutant's build ran the whole tier (then the control does too)
+         * @return the entries red in that control: none of them counts as a kill
+         */
+        Set<String> red(String tier, boolean whole) {
+            return control(tier, whole).red().keySet();
+        }
+
+        private Control control(String tier, boolean whole) {
+            return made.computeIfAbsent(tier + (whole ? " (whole tier)" : ""), k -> {
+                Path dir = settings.work().resolve("control-" + tier + (whole ? "-whole" : ""));
+                copy(settings.root(), dir.resolve("tree"));
+                Build b = build("control", tier, settings, dir.resolve("tree"), dir, whole ? null : selectors.get(tier), 1, false, Set.of());
+                Map<String, String> red = new LinkedHashMap<>(b.killers());
+                red.putAll(b.notCounted());
+                LOG.info("control build of the {} tier ({}): exit {}, red {}", tier, b.selector(), b.exit(), red.keySet());
+                return new Control(tier, b.selector(), b.exit(), b.seconds(), b.log(), red);
+            });
+        }
+
+        /** @return the control builds made, in order */
+        public List<Control> made() {
+            return List.copyOf(made.values());
+        }
+    }
+
+    /**
+     * @param entry the entry that turned red
+     * @param line  its line ({@code <id>: <why>})
+     * @return the check a kill is credited to: {@link #SETTLE_PRECONDITION} when the entry failed in the shared settle,
+     *     else the entry itself (its own check)
+     */
+    public static String credit(String entry, String line) {
+        return Pipeline.isSettleFailure(line) ? SETTLE_PRECONDITION : entry;
+    }
+
+    /**
+     * Judges one build's report (issue 36 §1).
+     *
+     * @param report     the build's {@code guarantees.json}
+     * @param gate       the baseline
+     * @param controlRed the entries red in the control build
+     * @param timedOut   whether the build was killed at its bound (then nothing counts)
+     * @return [0] the kills: entry id → line; [1] the red entries that are no kill: entry id → why
+     */
+    @SuppressWarnings("unchecked")
+    static List<Map<String, String>> judge(Map<String, Object> report, Gate gate, Set<String> controlRed, boolean timedOut) {
+        Map<String, String> red = new LinkedHashMap<>();
+        Map<String, String> verdicts = new LinkedHashMap<>();
+        List<Map<String, Object>> claims = (List<Map<String, Object>>) report.getOrDefault("claims", List.of());
+        claims.forEach(e -> verdicts.put(String.valueOf(e.get("id")), String.valueOf(e.get("verdict"))));
+        gate.regressions(report).forEach(r -> red.put(r.id(), r.line()));
+        claims.stream().filter(e -> Verdict.FAIL.name().equals(e.get("verdict")))
+                .forEach(e -> red.putIfAbsent(String.valueOf(e.get("id")), e.get("id") + ": FAIL (" + e.getOrDefault("reason", "") + ")"));
+        Map<String, String> kills = new LinkedHashMap<>();
+        Map<String, String> notCounted = new LinkedHashMap<>();
+        red.forEach((id, line) -> {
+            if (timedOut) {
+                notCounted.put(id, "the build timed out: " + line);
+            } else if (Verdict.ENVIRONMENT.name().equals(verdicts.get(id))) {
+                notCounted.put(id, Verdict.ENVIRONMENT.name() + ": " + line);
+            } else if (controlRed.contains(id)) {
+                notCounted.put(id, "red in the unmutated control build too: " + line);
+            } else {
+                kills.put(id, line);
+            }
+        });
+        return List.of(kills, notCounted);
     }
 
     /**
@@ -168,34 +322,32 @@ public final class MutantRun {
         return null;
     }
 
-    private static Build build(Mutant mutant, Settings settings, Path tree, Path dir, String selector, int n) {
+    private static Build build(String id, String tier, Settings settings, Path tree, Path dir, String selector, int n,
+                               boolean failFast, Set<String> controlRed) {
         List<String> args = new ArrayList<>(List.of(settings.mvn(), "-B", "-ntp", "verify", "-Dseams.profile=" + settings.profile(),
                 "-Dseams.gate=" + settings.baseline().toAbsolutePath(), "-Dseams.unit.failure.ignore=true",
                 "-Dseams.settle.seconds=" + SETTLE_SECONDS, "-Dseams.settle.stuck.seconds=" + STUCK_SECONDS,
-                // the whole tier stops at its first red claim; the expected claims all run (each one that turns red is credited)
-                "-Dseams.fail.fast=" + (selector == null)));
-        if (mutant.tier().equals("faults")) {
+                // a mutant's whole tier stops at its first red claim; the expected claims and a control all run
+                "-Dseams.fail.fast=" + failFast));
+        if (tier.equals("faults")) {
             args.add("-Pfaults");
         }
         if (selector != null) {
             args.add("-Dit.test=" + selector);
         }
         Path log = dir.resolve("build-" + n + ".log");
-        LOG.info("mutant {}: build {} ({}), log {}", mutant.id(), n, selector == null ? "its whole tier" : selector, log);
+        LOG.info("{}: build {} ({}), log {}", id, n, selector == null ? "its whole tier" : selector, log);
         long t0 = System.nanoTime();
         Command c = Command.run(tree, args, log, settings.buildTimeout(), Map.of());
         StandLeftovers.remove();
         Path report = tree.resolve(selector == null ? "reports/guarantees.json" : "target/partial-report/guarantees.json");
         Map<String, Object> json = ReportWriter.read(report);
-        Map<String, String> killers = new LinkedHashMap<>();   // entry id -> why it turned red
         Gate gate = Gate.of(ReportWriter.read(settings.baseline()), settings.baseline().toString());
-        gate.regressions(json).forEach(r -> killers.put(r.id(), r.line()));
+        List<Map<String, String>> judged = judge(json, gate, controlRed, c.exit() == -1);
         @SuppressWarnings("unchecked")
-        List<Map<String, Object>> claims = (List<Map<String, Object>>) json.getOrDefault("claims", List.of());
-        claims.stream().filter(e -> "FAIL".equals(e.get("verdict")))
-                .forEach(e -> killers.putIfAbsent(String.valueOf(e.get("id")), e.get("id") + ": FAIL (" + e.getOrDefault("reason", "") + ")"));
-        return new Build(selector == null ? "(whole tier)" : selector, c.exit(), seconds(t0), log, killers,
-                SurefireResults.failures(tree.resolve("target/surefire-reports")), claims.size());
+        int entries = ((List<Object>) json.getOrDefault("claims", List.of())).size();
+        return new Build(selector == null ? "(whole tier)" : selector, c.exit(), seconds(t0), log, judged.get(0),
+                SurefireResults.failures(tree.resolve("target/surefire-reports")), entries, judged.get(1));
     }
 
     /** Copies pom.xml, src/, containers/ and docs/ (no build output, not the mutation tier) into an emptied {@code to}. */

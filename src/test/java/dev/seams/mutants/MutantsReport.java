@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -38,8 +39,9 @@ final class MutantsReport {
      * @param seconds   the tier's wall time
      * @return the report as plain maps and lists
      */
-    static Map<String, Object> toJson(List<MutantRun.Result> results, MutantCatalog catalog, ClaimCatalog claims,
-                                      MutantRun.Settings settings, Provenance source, Map<String, Object> baseline, double seconds) {
+    static Map<String, Object> toJson(List<MutantRun.Result> results, List<MutantRun.Control> controls, MutantCatalog catalog,
+                                      ClaimCatalog claims, MutantRun.Settings settings, Provenance source, Map<String, Object> baseline,
+                                      double seconds) {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("generated_at", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
         json.put("profile", settings.profile());
@@ -61,7 +63,20 @@ final class MutantsReport {
             summary.put("killed_in_" + tier + "_tier", results.stream().filter(r -> r.verdict().equals("KILLED") && r.mutant().tier().equals(tier)).count());
         }
         summary.put("caught_by_unit_tests", results.stream().filter(r -> !r.unitFailures().isEmpty()).count());
+        summary.put("killed_only_by_the_settle_precondition", results.stream().filter(r -> r.verdict().equals("KILLED")
+                && r.credits().values().stream().allMatch(MutantRun.SETTLE_PRECONDITION::equals)).count());
         json.put("summary", summary);
+        List<Map<String, Object>> controlJson = new ArrayList<>();
+        for (MutantRun.Control c : controls) {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("tier", c.tier());
+            one.put("selector", c.selector());
+            one.put("exit", c.exit());
+            one.put("seconds", c.seconds());
+            one.put("red", c.red());
+            controlJson.add(one);
+        }
+        json.put("controls", controlJson);
         List<Map<String, Object>> mutants = new ArrayList<>();
         for (MutantRun.Result r : results) {
             Mutant m = r.mutant();
@@ -81,6 +96,8 @@ final class MutantsReport {
             Map<String, String> killers = new LinkedHashMap<>();   // entry id -> why it turned red, over the killing builds
             r.builds().stream().filter(MutantRun.Build::killed).forEach(b -> b.killers().forEach(killers::putIfAbsent));
             one.put("killers", killers);
+            one.put("credited", r.credits());
+            one.put("not_counted", r.notCounted());
             one.put("unit_tests_failed", r.unitFailures());
             one.put("detail", r.detail());
             one.put("seconds", r.seconds());
@@ -102,7 +119,8 @@ final class MutantsReport {
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("id", c.id());
             row.put("title", c.title());
-            List<String> killed = results.stream().filter(r -> r.killerEntries().stream().anyMatch(e -> ClaimCatalog.claimId(e).equals(c.id())))
+            List<String> killed = results.stream().filter(r -> r.credits().entrySet().stream()   // by the claim's own check
+                            .anyMatch(k -> k.getKey().equals(k.getValue()) && ClaimCatalog.claimId(k.getKey()).equals(c.id())))
                     .map(r -> r.mutant().id()).toList();
             row.put("killed", killed);
             if (killed.isEmpty()) {
@@ -140,10 +158,27 @@ final class MutantsReport {
                 .append("user's CI would (`mvn verify` of its tier), gated against the baseline report `").append(baseline.get("report"))
                 .append("` (commit ").append(baseline.get("commit")).append(baseline.get("same_source").equals(Boolean.TRUE)
                         ? ", produced from this same source" : ", produced from another source").append("): **killed** means the build ")
-                .append("went red because a claim entry FAILed or an entry that PASSed in the baseline no longer PASSes. ")
-                .append("The claims expected to catch it run first; a survivor runs the rest of its tier. Unit tests that ")
-                .append("failed are listed beside, never counted as the kill. Summary: ").append(json.get("summary")).append(".\n\n");
-        md.append("| # | mutant | models | tier | verdict | killed by | unit tests that failed | seconds |\n|---|---|---|---|---|---|---|---|\n");
+                .append("went red because a claim entry FAILed or an entry that PASSed in the baseline no longer PASSes, and the ")
+                .append("same entry is not red in the unmutated control build of the same selectors. An ENVIRONMENT entry (the ")
+                .append("stand did not start or failed) or a build that timed out is never a kill: a mutant with nothing else is ")
+                .append("an ERROR. Each kill is credited to the check that fired: the entry's own, or the shared settle ")
+                .append("precondition named as itself. The claims expected to catch it run first; a survivor runs the rest of ")
+                .append("its tier. Unit tests that failed are listed beside, never counted as the kill. Summary: ")
+                .append(json.get("summary")).append(".\n\n");
+        List<Map<String, Object>> controls = (List<Map<String, Object>>) json.getOrDefault("controls", List.of());
+        md.append(controls.isEmpty() ? "No control build ran.\n\n" : "Control builds (unmutated copy, same selectors):\n\n");
+        for (Map<String, Object> c : controls) {
+            Map<String, String> red = (Map<String, String>) c.get("red");
+            md.append("- tier `").append(c.get("tier")).append("`, `").append(cell(c.get("selector"))).append("`: exit ")
+                    .append(c.get("exit")).append(", ").append(c.get("seconds")).append(" s; ")
+                    .append(red.isEmpty() ? "no entry red" : red.size() + " entries red, counted for no mutant: "
+                            + cell(String.join("; ", red.values()))).append('\n');
+        }
+        if (!controls.isEmpty()) {
+            md.append('\n');
+        }
+        md.append("| # | mutant | models | tier | verdict | killed by | credited to | unit tests that failed | seconds |\n"
+                + "|---|---|---|---|---|---|---|---|---|\n");
         for (int i = 0; i < mutants.size(); i++) {
             Map<String, Object> m = mutants.get(i);
             List<String> killers = (List<String>) m.get("killer_entries");
@@ -151,10 +186,12 @@ final class MutantsReport {
                     .append(" (").append(m.get("kind")).append(reference(m)).append(") | ").append(m.get("tier")).append(" | **")
                     .append(m.get("verdict")).append("** | ").append(killers.isEmpty() ? cell(m.get("detail"))
                             : cell(String.join(", ", killers)) + " (" + m.get("killed_by_build") + ")")
+                    .append(" | ").append(cell(String.join(", ", new LinkedHashSet<>(
+                            ((Map<String, String>) m.getOrDefault("credited", Map.of())).values()))))
                     .append(" | ").append(cell(String.join(", ", (List<String>) m.get("unit_tests_failed")))).append(" | ")
                     .append(m.get("seconds")).append(" |\n");
         }
-        md.append("\n## Claims × mutants\n\nA mark where an entry of the claim (row) turned red on the mutant (column, numbered as above).\n\n| claim |");
+        md.append("\n## Claims × mutants\n\nA mark where an entry of the claim (row) turned red on the mutant (column, numbered as above) by the claim's own check (a kill by the settle precondition marks no claim).\n\n| claim |");
         for (int i = 0; i < mutants.size(); i++) {
             md.append(' ').append(i + 1).append(" |");
         }
@@ -178,6 +215,8 @@ final class MutantsReport {
             for (String k : ((Map<String, String>) m.get("killers")).values()) {
                 md.append("  - ").append(cell(k)).append('\n');
             }
+            ((Map<String, String>) m.getOrDefault("not_counted", Map.of())).forEach((id, why) ->
+                    md.append("  - not counted: ").append(cell(why)).append('\n'));
         }
         return md.toString();
     }

@@ -32,7 +32,8 @@ class MutantsReportTest {
         MutantRun.Settings settings = new MutantRun.Settings(ROOT, ROOT.resolve("target/mutants"), ROOT.resolve("reports/guarantees.json"),
                 "offline", "mvn", false, Duration.ofMinutes(30));
         Provenance source = new Provenance("abc", Map.of(), "2af64c2", false);
-        Map<String, Object> json = MutantsReport.toJson(results, MutantCatalog.load(), ClaimCatalog.load(), settings, source,
+        Map<String, Object> json = MutantsReport.toJson(results, List.of(new MutantRun.Control("default", "OutagesIT,TransactionsIT", 0, 80.0,
+                        ROOT.resolve("control.log"), Map.of())), MutantCatalog.load(), ClaimCatalog.load(), settings, source,
                 Map.of("source", Map.of("content_hash", "abc", "commit", "2af64c2")), 165.0);
 
         assertThat((Map<String, Object>) json.get("summary")).containsEntry("mutants", 2).containsEntry("killed", 1L)
@@ -48,7 +49,9 @@ class MutantsReportTest {
         assertThat(claims).filteredOn(c -> c.get("id").equals("B13")).singleElement()
                 .satisfies(c -> assertThat(String.valueOf(c.get("why_none"))).startsWith("not built yet"));
         String md = MutantsReport.markdown(json);
-        assertThat(md).contains("| 1 | `sink-skip-retriable-batch` |").contains("**KILLED**").contains("**SURVIVED**")
+        assertThat(mutants.get(0)).containsEntry("credited", Map.of("B5[quick-clickhouse-stop]", "B5[quick-clickhouse-stop]"));
+        assertThat(md).contains("- tier `default`, `OutagesIT,TransactionsIT`: exit 0, 80.0 s; no entry red")
+                .contains("| 1 | `sink-skip-retriable-batch` |").contains("**KILLED**").contains("**SURVIVED**")
                 .contains("B5[quick-clickhouse-stop]: FAIL (anomaly lost = 96)").contains("| B5 | ● |  |");
     }
 }

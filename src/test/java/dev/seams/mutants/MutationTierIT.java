@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The mutation tier, {@code mvn verify -Pmutants} (issue 21): every mutant of {@link MutantCatalog} run by
- * {@link MutantRun} against the baseline report, then {@code reports/mutants.{md,json}} written — or, for a
+ * {@link MutantRun} against the baseline report, beside an unmutated control build of the same selectors per tier, then {@code reports/mutants.{md,json}} written — or, for a
  * selection ({@code -Dseams.mutants=id,...}, e.g. {@code .ci/run}'s sentinel), {@code target/mutants-report/}.
  * The build is red unless every mutant run was killed and, for the whole catalogue, every claim killed at least
  * one mutant or the catalogue says why none applies to it.
@@ -46,13 +46,14 @@ class MutationTierIT {
         Provenance source = Provenance.of(root);
         long t0 = System.nanoTime();
         List<MutantRun.Result> results = new ArrayList<>();
+        MutantRun.Controls controls = new MutantRun.Controls(settings, mutants);   // unmutated, same selectors (issue 36 §1)
         for (Mutant m : mutants) {
-            MutantRun.Result r = MutantRun.run(m, settings);
+            MutantRun.Result r = MutantRun.run(m, settings, controls);
             LOG.info("mutant {}: {} {} {} ({} s)", m.id(), r.verdict(), r.killerEntries(), r.detail(), r.seconds());
             results.add(r);
         }
         Map<String, Object> base = ReportWriter.read(baseline);
-        Map<String, Object> json = MutantsReport.toJson(results, catalog, ClaimCatalog.load(), settings, source, base,
+        Map<String, Object> json = MutantsReport.toJson(results, controls.made(), catalog, ClaimCatalog.load(), settings, source, base,
                 (System.nanoTime() - t0) / 1e9);
         Path dir = root.resolve(whole ? "reports" : "target/mutants-report");
         MutantsReport.write(dir, json);

@@ -104,10 +104,17 @@ final class Markdown {
         if (mutants.isEmpty() || !sameSource(json, mutants)) {
             return fired;
         }
+        Map<String, Object> source = (Map<String, Object>) mutants.getOrDefault("source", Map.of());
+        String where = "measured by the mutation tier run of " + mutants.get("generated_at") + ", commit " + source.get("commit");
         for (Map<String, Object> m : (List<Map<String, Object>>) mutants.getOrDefault("mutants", List.of())) {
-            ((Map<String, String>) m.getOrDefault("killers", Map.of())).forEach((entry, line) -> fired.computeIfAbsent(entry,
-                    k -> new ArrayList<>()).add("mutant `" + m.get("id") + "` (" + m.get("models") + "): "
-                    + (line.startsWith(entry + ": ") ? line.substring(entry.length() + 2) : line)));
+            Map<String, String> credited = (Map<String, String>) m.get("credited");   // absent in reports before issue 36
+            ((Map<String, String>) m.getOrDefault("killers", Map.of())).forEach((entry, line) -> {
+                if (credited != null && !entry.equals(credited.get(entry))) {
+                    return;   // credited to the shared settle precondition, not to this entry's own check
+                }
+                fired.computeIfAbsent(entry, k -> new ArrayList<>()).add("mutant `" + m.get("id") + "` (" + m.get("models") + "): "
+                        + (line.startsWith(entry + ": ") ? line.substring(entry.length() + 2) : line) + " (" + where + ")");
+            });
         }
         return fired;
     }
@@ -202,8 +209,8 @@ final class Markdown {
             md.append("\n").append(note).append("\n");
         }
         if (!fired.isEmpty()) {
-            md.append("\nShown to fire (the mutation tier, `mutants.md`): the same checks against a pipeline with the fault turned "
-                    + "this entry red —\n\n");
+            md.append("\nShown to fire (the mutation tier, `mutants.md`): this entry's own checks turned red against a pipeline "
+                    + "with the fault —\n\n");
             fired.forEach(line -> md.append("- ").append(cell(line)).append("\n"));
         }
     }

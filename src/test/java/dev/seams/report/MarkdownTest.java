@@ -17,7 +17,7 @@ class MarkdownTest {
                     Map.of("id", "G7", "title", "Rewind", "verdict", "PASS")));
 
     private static Map<String, Object> mutants(String contentHash) {
-        return Map.of("source", Map.of("content_hash", contentHash, "commit", "2222222"),
+        return Map.of("source", Map.of("content_hash", contentHash, "commit", "2222222"), "generated_at", "2026-12-03T06:00:00Z",
                 "summary", Map.of("mutants", 1, "killed", 1),
                 "mutants", List.of(Map.of("id", "sink-commit-before-write", "models", "offsets committed before the insert",
                         "killers", Map.of("B5[clickhouse-stop@50%]",
@@ -31,10 +31,21 @@ class MarkdownTest {
         String point = md.substring(md.indexOf("## B5[clickhouse-stop@50%]"));
         assertThat(point.substring(0, point.indexOf("## G7"))).contains("Shown to fire")
                 .contains("mutant `sink-commit-before-write` (offsets committed before the insert): PASS in the baseline, "
-                        + "FAIL now (lost_rows 120, expected 0)");
+                        + "FAIL now (lost_rows 120, expected 0) (measured by the mutation tier run of 2026-12-03T06:00:00Z, "
+                        + "commit 2222222)");
         assertThat(md.substring(md.indexOf("## G7"))).doesNotContain("Shown to fire");
         assertThat(md).as("the B5 matrix names the mutant on the fault's row")
                 .containsPattern("\\| clickhouse-stop \\| \\*\\*PASS\\*\\* .*\\| `sink-commit-before-write` \\|");
+    }
+
+    @Test
+    void aKillCreditedToTheSettlePreconditionIsNotShownAsTheEntrysDetector() {
+        Map<String, Object> mutants = Map.of("source", Map.of("content_hash", "abc", "commit", "2222222"),
+                "summary", Map.of("mutants", 1, "killed", 1),
+                "mutants", List.of(Map.of("id", "streams-subtractor-noop", "models", "an UPDATE adds and never subtracts",
+                        "killers", Map.of("G7", "G7: PASS in the baseline, FAIL now (the pipeline settled wrong: 5 differing keys)"),
+                        "credited", Map.of("G7", "settle precondition (stand/Pipeline: ds-streams' snapshots vs PostgreSQL)"))));
+        assertThat(Markdown.render(REPORT, mutants)).doesNotContain("Shown to fire (the mutation tier");
     }
 
     @Test

@@ -33,6 +33,22 @@ public final class Pipeline {
      */
     public static final String SETTLE_STUCK_PROPERTY = "seams.settle.stuck.seconds";
 
+    /** The settle's Awaitility alias: a settle that timed out names itself with it. */
+    public static final String SETTLE_CHECK = "customer.totals matches PG per customer";
+    /** How a settle that can no longer succeed names itself ({@link SettledWrongException}). */
+    public static final String SETTLED_WRONG = "the pipeline settled wrong";
+
+    /**
+     * Whether a claim's FAIL reason is this shared settle's, not the claim's own check: the mutation tier credits such
+     * a kill to the settle precondition named as itself (docs/mutants.md; issue 36 §1).
+     *
+     * @param reason a FAIL reason or a gate line
+     * @return whether it names the settle's check
+     */
+    public static boolean isSettleFailure(String reason) {
+        return reason != null && (reason.contains(SETTLE_CHECK) || reason.contains(SETTLED_WRONG));
+    }
+
     /** A settle that can no longer succeed: nothing moves and PG still differs ({@value #SETTLE_STUCK_PROPERTY}). */
     static final class SettledWrongException extends IllegalStateException {
         SettledWrongException(String message) {
@@ -55,7 +71,7 @@ public final class Pipeline {
         Topics topics = Topics.of(stand);
         long stuckNanos = Duration.ofSeconds(Long.getLong(SETTLE_STUCK_PROPERTY, 0)).toNanos();
         long[] still = {-1, System.nanoTime()};   // orders.events' end offsets summed, and since when they are unchanged
-        await("customer.totals matches PG per customer").atMost(Duration.ofSeconds(Long.getLong(SETTLE_TIMEOUT_PROPERTY, 300)))
+        await(SETTLE_CHECK).atMost(Duration.ofSeconds(Long.getLong(SETTLE_TIMEOUT_PROPERTY, 300)))
                 .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(SETTLE_POLL_MS))
                 .ignoreExceptionsMatching(e -> !(e instanceof SettledWrongException))
                 .untilAsserted(() -> {
@@ -66,7 +82,7 @@ public final class Pipeline {
                         still[0] = end;
                         still[1] = System.nanoTime();
                     } else if (stuckNanos > 0 && System.nanoTime() - still[1] > stuckNanos) {
-                        throw new SettledWrongException("the pipeline settled wrong: ds-streams consumed all of orders.events, "
+                        throw new SettledWrongException(SETTLED_WRONG + ": ds-streams consumed all of orders.events, "
                                 + "unchanged for " + stuckNanos / 1_000_000_000 + " s, and its latest snapshot per customer differs "
                                 + "from PG: " + rec.describe());
                     }

@@ -1,0 +1,69 @@
+package dev.seams.mutants;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seams.report.Gate;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What counts as a kill (issue 36 §1): a red entry not red in the control, never ENVIRONMENT, never in a build that timed
+ * out; each kill credited to the check that fired — the entry's own or the shared settle precondition.
+ */
+class MutantJudgeTest {
+
+    private static final Gate BASELINE = Gate.of(Map.of("claims", List.of(
+            Map.of("id", "G4", "verdict", "PASS", "tier", "default"),
+            Map.of("id", "G9", "verdict", "PASS", "tier", "default"),
+            Map.of("id", "B6", "verdict", "PASS", "tier", "default"),
+            Map.of("id", "B12", "verdict", "PASS", "tier", "default"))), "baseline.json");
+
+    private static final Map<String, Object> RUN = Map.of("claims", List.of(
+            Map.of("id", "G4", "verdict", "FAIL", "reason", "raw_totals_engine = ReplacingMergeTree, expected MergeTree"),
+            Map.of("id", "G9", "verdict", "FAIL", "reason", "the pipeline settled wrong: 1 differing keys of 1"),
+            Map.of("id", "B6", "verdict", "ENVIRONMENT", "reason", "the stand did not start: streams exited with 1"),
+            Map.of("id", "B12", "verdict", "FAIL", "reason", "anomaly lost = 7000")));
+
+    @Test
+    void aRedEntryIsAKillUnlessItIsEnvironmentOrRedInTheControl() {
+        List<Map<String, String>> judged = MutantRun.judge(RUN, BASELINE, Set.of("B12"), false);
+
+        assertThat(judged.get(0)).containsOnlyKeys("G4", "G9");
+        assertThat(judged.get(1)).containsOnlyKeys("B6", "B12");
+        assertThat(judged.get(1).get("B6")).startsWith("ENVIRONMENT: B6: PASS in the baseline, ENVIRONMENT now");
+        assertThat(judged.get(1).get("B12")).startsWith("red in the unmutated control build too: ");
+    }
+
+    @Test
+    void aBuildThatTimedOutKillsNothing() {
+        List<Map<String, String>> judged = MutantRun.judge(RUN, BASELINE, Set.of(), true);
+
+        assertThat(judged.get(0)).isEmpty();
+        assertThat(judged.get(1)).containsOnlyKeys("G4", "G9", "B6", "B12");
+    }
+
+    @Test
+    void aKillIsCreditedToTheCheckThatFired() {
+        assertThat(MutantRun.credit("G4", "G4: PASS in the baseline, FAIL now (raw_totals_engine = ReplacingMergeTree)"))
+                .isEqualTo("G4");
+        assertThat(MutantRun.credit("G9", "G9: PASS in the baseline, FAIL now (the pipeline settled wrong: 1 differing keys)"))
+                .isEqualTo(MutantRun.SETTLE_PRECONDITION);
+        assertThat(MutantRun.credit("G1", "G1: FAIL (Condition with alias 'customer.totals matches PG per customer' didn't "
+                + "complete within 2 minutes)")).isEqualTo(MutantRun.SETTLE_PRECONDITION);
+    }
+
+    @Test
+    void aMutantRedOnlyByEnvironmentIsAnErrorNotAKill() {
+        Mutant m = MutantCatalog.load().select("ddl-raw-twin-deduplicating").get(0);
+        MutantRun.Build environmentOnly = new MutantRun.Build("FreshnessIT", 1, 40.0, Path.of("build-1.log"), Map.of(),
+                List.of(), 1, Map.of("B6", "ENVIRONMENT: B6: PASS in the baseline, ENVIRONMENT now (streams exited with 1)"));
+
+        assertThat(environmentOnly.killed()).isFalse();
+        MutantRun.Result r = new MutantRun.Result(m, "ERROR", "", "", List.of(environmentOnly), 40.0);
+        assertThat(r.killerEntries()).isEmpty();
+        assertThat(r.notCounted()).containsOnlyKeys("B6");
+    }
+}
