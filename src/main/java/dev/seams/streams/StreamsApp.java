@@ -1,6 +1,7 @@
 package dev.seams.streams;
 
 import dev.seams.cli.options.Membership;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Properties;
@@ -33,11 +34,11 @@ import picocli.CommandLine.Option;
  *       (a TaskCorruptedException, if any, is logged by Kafka Streams at org.apache.kafka.streams);</li>
  *   <li>an uncaught exception in a stream thread is logged and the thread replaced, at most
  *       {@value ThreadReplacements#DEFAULT_MAX} times within 10 minutes; then the client shuts
- *       down with one log line saying so ({@link ThreadReplacements}); with {@code --instance-id} the
- *       dead thread's static member is removed from the group first ({@link StaticMemberRemoval}).</li>
+ *       down with one log line saying so ({@link ThreadReplacements}); with static membership (the
+ *       default, {@link StaticIdentity}) the dead thread's static member is removed from the group first ({@link StaticMemberRemoval}).</li>
  * </ul>
  * Exit status: 0 after a graceful shutdown, 1 if Kafka Streams went to state ERROR (e.g. a stream
- * thread kept dying), 2 for an invalid command line.
+ * thread kept dying), 2 for an invalid command line (or no static membership id could be read or made).
  */
 @Command(name = "streams", mixinStandardHelpOptions = true,
         description = "Kafka Streams app ds-streams: orders.events -> per-customer totals -> customer.totals (exactly_once_v2).")
@@ -64,6 +65,11 @@ public class StreamsApp implements Callable<Integer> {
     @Mixin
     Membership membership = new Membership();
 
+    @Option(names = "--dynamic-membership", description = "dynamic group membership instead of the default static one. "
+            + "Default: static, with --instance-id or else an id kept in the state directory (" + StaticIdentity.FILE
+            + "), so that a restarted process takes its partitions back at once (claim B9).")
+    boolean dynamicMembership;
+
     /** Creates the command; picocli fills the options. */
     public StreamsApp() {
     }
@@ -73,7 +79,7 @@ public class StreamsApp implements Callable<Integer> {
      * (2 for invalid options, picocli's usage error code).
      *
      * @param args {@code --bootstrap-servers HOST:PORT --state-dir DIR [--application-id ID] [--cache-max-bytes N]
-     *             [--instance-id ID] [--session-timeout 10s]}
+     *             [--instance-id ID | --dynamic-membership] [--session-timeout 10s]}
      */
     public static void main(String[] args) {
         System.exit(new CommandLine(new StreamsApp()).execute(args));
@@ -82,13 +88,21 @@ public class StreamsApp implements Callable<Integer> {
     /**
      * Starts Kafka Streams and blocks until it has been closed (shutdown hook) or failed.
      *
-     * @return 0 after a graceful shutdown, 1 if Kafka Streams reached state ERROR
+     * @return 0 after a graceful shutdown, 1 if Kafka Streams reached state ERROR, 2 if {@code --instance-id} and
+     *     {@code --dynamic-membership} were both given or the state directory's id cannot be read or made
      * @throws InterruptedException if interrupted while waiting
      */
     @Override
     public Integer call() throws InterruptedException {
+        String instanceId;
+        try {
+            instanceId = StaticIdentity.resolve(stateDir, applicationId, membership.instanceId(), dynamicMembership);
+        } catch (IllegalArgumentException | IOException e) {
+            log.error("ds-streams: {}", e.getMessage());
+            return 2;
+        }
         StreamsOptions options = new StreamsOptions(applicationId, bootstrapServers, stateDir, cacheMaxBytes,
-                membership.instanceId(), membership.sessionTimeout());
+                instanceId, membership.sessionTimeout());
         Properties props = StreamsSettings.properties(options);
         KafkaStreams streams = new KafkaStreams(TotalsTopology.build(), props);
         CountDownLatch finished = new CountDownLatch(1);

@@ -74,9 +74,7 @@ public final class StreamsProcess {
 
     private void command() {
         List<String> args = new ArrayList<>(List.of("--bootstrap-servers", stand.kafkaOnNetwork(), "--state-dir", stateDir.toString()));
-        if (instanceId != null) {
-            args.addAll(List.of("--instance-id", instanceId));
-        }
+        args.addAll(instanceId != null ? List.of("--instance-id", instanceId) : List.of("--dynamic-membership"));
         process.running(MAIN_CLASS, args);
     }
 
