@@ -24,6 +24,9 @@ class MutantJudgeTest {
     private static final Map<String, Object> RUN = Map.of("claims", List.of(
             Map.of("id", "G4", "verdict", "FAIL", "reason", "raw_totals_engine = ReplacingMergeTree, expected MergeTree"),
             Map.of("id", "G9", "verdict", "FAIL", "reason", "the pipeline settled wrong: 1 differing keys of 1"),
+            Map.of("id", "B17[existing rows]", "verdict", "FAIL", "reason", "the pipeline settled wrong: 5 differing keys",
+                    "failures", List.of("the pipeline settled wrong: 5 differing keys",
+                            "existing_orders_without_snapshot_read = 115, expected 0 (every order PG held at registration)")),
             Map.of("id", "B6", "verdict", "ENVIRONMENT", "reason", "the stand did not start: streams exited with 1"),
             Map.of("id", "B12", "verdict", "FAIL", "reason", "anomaly lost = 7000")));
 
@@ -31,7 +34,10 @@ class MutantJudgeTest {
     void aRedEntryIsAKillUnlessItIsEnvironmentOrRedInTheControl() {
         List<Map<String, String>> judged = MutantRun.judge(RUN, BASELINE, Set.of("B12"), false);
 
-        assertThat(judged.get(0)).containsOnlyKeys("G4", "G9");
+        assertThat(judged.get(0)).containsOnlyKeys("G4", "G9", "B17[existing rows]");
+        assertThat(judged.get(2)).as("credited to the check that fired").containsEntry("G4", "G4")
+                .containsEntry("G9", MutantRun.SETTLE_PRECONDITION)
+                .containsEntry("B17[existing rows]", "B17[existing rows]");
         assertThat(judged.get(1)).containsOnlyKeys("B6", "B12");
         assertThat(judged.get(1).get("B6")).startsWith("ENVIRONMENT: B6: PASS in the baseline, ENVIRONMENT now");
         assertThat(judged.get(1).get("B12")).startsWith("red in the unmutated control build too: ");
@@ -42,24 +48,22 @@ class MutantJudgeTest {
         List<Map<String, String>> judged = MutantRun.judge(RUN, BASELINE, Set.of(), true);
 
         assertThat(judged.get(0)).isEmpty();
-        assertThat(judged.get(1)).containsOnlyKeys("G4", "G9", "B6", "B12");
+        assertThat(judged.get(1)).containsOnlyKeys("G4", "G9", "B17[existing rows]", "B6", "B12");
     }
 
     @Test
-    void aKillIsCreditedToTheCheckThatFired() {
-        assertThat(MutantRun.credit("G4", "G4: PASS in the baseline, FAIL now (raw_totals_engine = ReplacingMergeTree)"))
-                .isEqualTo("G4");
-        assertThat(MutantRun.credit("G9", "G9: PASS in the baseline, FAIL now (the pipeline settled wrong: 1 differing keys)"))
-                .isEqualTo(MutantRun.SETTLE_PRECONDITION);
-        assertThat(MutantRun.credit("G1", "G1: FAIL (Condition with alias 'customer.totals matches PG per customer' didn't "
-                + "complete within 2 minutes)")).isEqualTo(MutantRun.SETTLE_PRECONDITION);
+    void aKillIsCreditedToTheSettleOnlyWhenEveryFailureIsTheSettles() {
+        assertThat(MutantRun.credit("G4", List.of("raw_totals_engine = ReplacingMergeTree, expected MergeTree"))).isEqualTo("G4");
+        assertThat(MutantRun.credit("G1", List.of("Condition with alias 'customer.totals matches PG per customer' didn't "
+                + "complete within 2 minutes"))).isEqualTo(MutantRun.SETTLE_PRECONDITION);
+        assertThat(MutantRun.credit("B12", List.of())).as("a proof that vanished (UNVERIFIED) is the entry's own").isEqualTo("B12");
     }
 
     @Test
     void aMutantRedOnlyByEnvironmentIsAnErrorNotAKill() {
         Mutant m = MutantCatalog.load().select("ddl-raw-twin-deduplicating").get(0);
         MutantRun.Build environmentOnly = new MutantRun.Build("FreshnessIT", 1, 40.0, Path.of("build-1.log"), Map.of(),
-                List.of(), 1, Map.of("B6", "ENVIRONMENT: B6: PASS in the baseline, ENVIRONMENT now (streams exited with 1)"));
+                List.of(), 1, Map.of("B6", "ENVIRONMENT: B6: PASS in the baseline, ENVIRONMENT now (streams exited with 1)"), Map.of());
 
         assertThat(environmentOnly.killed()).isFalse();
         MutantRun.Result r = new MutantRun.Result(m, "ERROR", "", "", List.of(environmentOnly), 40.0);

@@ -76,13 +76,14 @@ public final class MutantRun {
      * @param unitFailures unit tests that failed ({@code Class#method})
      * @param entries      how many report entries the build produced
      * @param notCounted   red entries that are no kill: entry id → why (ENVIRONMENT, red in the control too, timed out)
+     * @param credits      each killer → the check its kill is credited to ({@link #credit})
      */
     public record Build(String selector, int exit, double seconds, Path log, Map<String, String> killers,
-                        List<String> unitFailures, int entries, Map<String, String> notCounted) {
+                        List<String> unitFailures, int entries, Map<String, String> notCounted, Map<String, String> credits) {
 
         public Build(String selector, int exit, double seconds, Path log, Map<String, String> killers, List<String> unitFailures,
                      int entries) {
-            this(selector, exit, seconds, log, killers, unitFailures, entries, Map.of());
+            this(selector, exit, seconds, log, killers, unitFailures, entries, Map.of(), Map.of());
         }
 
         boolean killed() {
@@ -128,7 +129,7 @@ public final class MutantRun {
         /** @return every killing entry → the check its kill is credited to ({@link #credit}), in order */
         public Map<String, String> credits() {
             Map<String, String> credits = new LinkedHashMap<>();
-            builds.stream().filter(Build::killed).forEach(b -> b.killers().forEach((id, line) -> credits.putIfAbsent(id, credit(id, line))));
+            builds.stream().filter(Build::killed).forEach(b -> b.credits().forEach(credits::putIfAbsent));
             return credits;
         }
 
@@ -254,13 +255,13 @@ public final class MutantRun {
     }
 
     /**
-     * @param entry the entry that turned red
-     * @param line  its line ({@code <id>: <why>})
-     * @return the check a kill is credited to: {@link #SETTLE_PRECONDITION} when the entry failed in the shared settle,
-     *     else the entry itself (its own check)
+     * @param entry    the entry that turned red
+     * @param failures its failures (every missed expectation, anomaly and what the test threw), or its reason alone
+     * @return the check its kill is credited to: the entry itself when any failure is its own check, else (every
+     *     failure is the shared settle's, {@link Pipeline#isSettleFailure}) {@link #SETTLE_PRECONDITION}
      */
-    public static String credit(String entry, String line) {
-        return Pipeline.isSettleFailure(line) ? SETTLE_PRECONDITION : entry;
+    public static String credit(String entry, List<String> failures) {
+        return !failures.isEmpty() && failures.stream().allMatch(Pipeline::isSettleFailure) ? SETTLE_PRECONDITION : entry;
     }
 
     /**
@@ -270,31 +271,37 @@ public final class MutantRun {
      * @param gate       the baseline
      * @param controlRed the entries red in the control build
      * @param timedOut   whether the build was killed at its bound (then nothing counts)
-     * @return [0] the kills: entry id → line; [1] the red entries that are no kill: entry id → why
+     * @return [0] the kills: entry id → line; [1] the red entries that are no kill: entry id → why; [2] each kill → the
+     *     check it is credited to ({@link #credit})
      */
     @SuppressWarnings("unchecked")
     static List<Map<String, String>> judge(Map<String, Object> report, Gate gate, Set<String> controlRed, boolean timedOut) {
         Map<String, String> red = new LinkedHashMap<>();
-        Map<String, String> verdicts = new LinkedHashMap<>();
+        Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
         List<Map<String, Object>> claims = (List<Map<String, Object>>) report.getOrDefault("claims", List.of());
-        claims.forEach(e -> verdicts.put(String.valueOf(e.get("id")), String.valueOf(e.get("verdict"))));
+        claims.forEach(e -> byId.put(String.valueOf(e.get("id")), e));
         gate.regressions(report).forEach(r -> red.put(r.id(), r.line()));
         claims.stream().filter(e -> Verdict.FAIL.name().equals(e.get("verdict")))
                 .forEach(e -> red.putIfAbsent(String.valueOf(e.get("id")), e.get("id") + ": FAIL (" + e.getOrDefault("reason", "") + ")"));
         Map<String, String> kills = new LinkedHashMap<>();
         Map<String, String> notCounted = new LinkedHashMap<>();
+        Map<String, String> credits = new LinkedHashMap<>();
         red.forEach((id, line) -> {
+            Map<String, Object> entry = byId.getOrDefault(id, Map.of());
             if (timedOut) {
                 notCounted.put(id, "the build timed out: " + line);
-            } else if (Verdict.ENVIRONMENT.name().equals(verdicts.get(id))) {
+            } else if (Verdict.ENVIRONMENT.name().equals(entry.get("verdict"))) {
                 notCounted.put(id, Verdict.ENVIRONMENT.name() + ": " + line);
             } else if (controlRed.contains(id)) {
                 notCounted.put(id, "red in the unmutated control build too: " + line);
             } else {
                 kills.put(id, line);
+                List<String> failures = (List<String>) entry.getOrDefault("failures",
+                        entry.get("reason") == null ? List.of() : List.of(String.valueOf(entry.get("reason"))));
+                credits.put(id, credit(id, failures));
             }
         });
-        return List.of(kills, notCounted);
+        return List.of(kills, notCounted, credits);
     }
 
     /**
@@ -347,7 +354,7 @@ public final class MutantRun {
         @SuppressWarnings("unchecked")
         int entries = ((List<Object>) json.getOrDefault("claims", List.of())).size();
         return new Build(selector == null ? "(whole tier)" : selector, c.exit(), seconds(t0), log, judged.get(0),
-                SurefireResults.failures(tree.resolve("target/surefire-reports")), entries, judged.get(1));
+                SurefireResults.failures(tree.resolve("target/surefire-reports")), entries, judged.get(1), judged.get(2));
     }
 
     /** Copies pom.xml, src/, containers/ and docs/ (no build output, not the mutation tier) into an emptied {@code to}. */

@@ -23,7 +23,8 @@ class MutantsReportTest {
     @SuppressWarnings("unchecked")
     void eachMutantsKillersAndTheMatrixOfClaims() {
         MutantRun.Build red = new MutantRun.Build("OutagesIT", 1, 90.0, ROOT.resolve("build-1.log"),
-                Map.of("B5[quick-clickhouse-stop]", "B5[quick-clickhouse-stop]: FAIL (anomaly lost = 96)"), List.of("SinkTest#skipsNothing"), 4);
+                Map.of("B5[quick-clickhouse-stop]", "B5[quick-clickhouse-stop]: FAIL (anomaly lost = 96)"), List.of("SinkTest#skipsNothing"), 4,
+                Map.of(), Map.of("B5[quick-clickhouse-stop]", "B5[quick-clickhouse-stop]"));
         MutantRun.Build green = new MutantRun.Build("TransactionsIT", 0, 60.0, ROOT.resolve("build-1.log"), Map.of(), List.of(), 5);
         List<MutantRun.Result> results = List.of(
                 new MutantRun.Result(mutant("sink-skip-retriable-batch"), "KILLED", "expected claims", "",
