@@ -20,8 +20,8 @@ import dev.seams.stand.Reconciliation;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
-import dev.seams.streams.OrderEvent;
-import java.nio.charset.StandardCharsets;
+import dev.seams.truth.OrderEvents;
+import dev.seams.truth.OrderEvents.Event;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -39,7 +39,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -57,7 +56,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ConnectIT {
 
     private static final String SINK_GROUP = "ds-sink";
-    private static final String COMMITTED = "read_committed";
     /**
      * The load under the kills: 2,500 orders in batches of 100, one batch a second, so 10 s lie between the
      * kills at 10/50/90 % — time for the worker to start again (a few seconds) before the next point.
@@ -85,17 +83,6 @@ class ConnectIT {
     private record ConnectKill(int ordersInPg, Map<TopicPartition, Long> endAtKill, int exit) {
     }
 
-    /**
-     * One record of orders.events: where it is, its bytes as text (key|value), and the order it
-     * carries (null for a deletion or a record that is no order event, e.g. one another claim injected).
-     */
-    private record Event(int partition, long offset, String identity, Long orderId) {
-
-        boolean carriesOrder() {
-            return orderId != null;
-        }
-    }
-
     @Test
     @Claim(id = "B3", variant = "connect kill -9 under load", title = "Upstream redelivery does not double count: Connect killed under load",
             exercises = {"streams/TotalsTopology", "sink/DedupDemoMapper", "containers/debezium/orders-connector.json"})
@@ -108,9 +95,9 @@ class ConnectIT {
         List<Shot<ConnectKill>> kills = loadWithKills(s, seeded);
         e.figure("orders_loaded", seeded.size());
         await("every seeded order reached orders.events").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
-                .until(() -> new HashSet<>(orderIds(events(topics, start))).containsAll(seeded));
+                .until(() -> new HashSet<>(OrderEvents.orderIds(OrderEvents.read(topics, start))).containsAll(seeded));
         // from the load's start: a re-sent event repeats one of the load's (its LSN is in its bytes), never an older one
-        List<Event> all = events(topics, start);
+        List<Event> all = OrderEvents.read(topics, start);
         Map<TopicPartition, Long> end = topics.endOffsets(Stand.ORDERS_EVENTS);
 
         for (int i = 0; i < kills.size(); i++) {
@@ -135,7 +122,7 @@ class ConnectIT {
                 kills.stream().map(k -> List.<Object>of(FaultSchedule.percent(k.target()), k.result().ordersInPg(),
                         sum(k.result().endAtKill()) - sum(start), k.result().exit())).toList());
 
-        KeyCounts<Long> deliveries = KeyCounts.of(seeded, orderIds(all));
+        KeyCounts<Long> deliveries = KeyCounts.of(seeded, OrderEvents.orderIds(all));
         long delivered = all.stream().filter(Event::carriesOrder).count();
         e.figure("events_since_load_start", delivered);
         e.negativeControl("redelivered_events", deliveries.excess(), Anomaly.DUPLICATE,
@@ -234,7 +221,7 @@ class ConnectIT {
             connect.restart(Stand.CONNECTOR);
             connect.awaitTaskRunning(name);
             await("the restarted snapshot sent every order again").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> new HashSet<>(orderIds(events(topics, atKill))).containsAll(ids));
+                    .until(() -> new HashSet<>(OrderEvents.orderIds(OrderEvents.read(topics, atKill))).containsAll(ids));
         } finally {
             if (!connect.isRunning()) {
                 connect.restart(Stand.CONNECTOR);
@@ -245,7 +232,7 @@ class ConnectIT {
         awaitQuiet(topics);
         s.settle();
 
-        List<Event> all = events(topics, Map.of());
+        List<Event> all = OrderEvents.read(topics, Map.of());
         Set<Long> history = new HashSet<>();
         List<Event> snapshot = new ArrayList<>();
         for (Event ev : all) {
@@ -257,7 +244,7 @@ class ConnectIT {
                 snapshot.add(ev);
             }
         }
-        KeyCounts<Long> perOrder = KeyCounts.of(ids, orderIds(snapshot));
+        KeyCounts<Long> perOrder = KeyCounts.of(ids, OrderEvents.orderIds(snapshot));
         long delivered = snapshot.stream().filter(Event::carriesOrder).count();
         e.figure("snapshot_events", delivered);
         e.negativeControl("snapshot_events_redelivered", snapshot.stream().filter(ev -> ev.carriesOrder() && history.contains(ev.orderId())).count(),
@@ -349,31 +336,6 @@ class ConnectIT {
             }
             return System.nanoTime() - since.get() >= QUIET_MS * 1_000_000L;
         });
-    }
-
-    private static List<Event> events(Topics topics, Map<TopicPartition, Long> from) {
-        List<Event> events = new ArrayList<>();
-        topics.readFrom(Stand.ORDERS_EVENTS, COMMITTED, from, r -> events.add(event(r)));
-        return events;
-    }
-
-    private static Event event(ConsumerRecord<byte[], byte[]> r) {
-        String key = r.key() == null ? "" : new String(r.key(), StandardCharsets.UTF_8);
-        String value = r.value() == null ? "<tombstone>" : new String(r.value(), StandardCharsets.UTF_8);
-        Long orderId = null;
-        if (!OrderEvent.isDeletion(r.value())) {
-            try {
-                orderId = OrderEvent.parse(r.value()).orderId();
-            } catch (RuntimeException notAnOrderEvent) {
-                // a record another claim injected (B2's invalid events): it carries no order
-            }
-        }
-        return new Event(r.partition(), r.offset(), key + "|" + value, orderId);
-    }
-
-    /** @return the order ids of the events that carry an order, duplicates kept */
-    private static List<Long> orderIds(List<Event> events) {
-        return events.stream().filter(Event::carriesOrder).map(Event::orderId).toList();
     }
 
     private static void dropSlotAndPublication(Stand stand, String slot) {

@@ -1,5 +1,6 @@
 package dev.seams.stand;
 
+import dev.seams.load.PreexistingOrders;
 import dev.seams.report.Project;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.report.Evidence;
@@ -90,6 +91,7 @@ public final class Stand {
     private double startSeconds;
 
     private Map<String, String> versions;
+    private volatile List<Long> preexistingOrders = List.of();
 
     private Stand(Images images) {
         this.images = images;
@@ -184,6 +186,7 @@ public final class Stand {
         CompletableFuture<Void> pg = CompletableFuture.runAsync(() -> {
             postgres.start();
             runSqlFiles();
+            preexistingOrders = PreexistingOrders.write(this::pg);   // before the connector exists (B17)
         }, threads);
         CompletableFuture<Void> ch = CompletableFuture.runAsync(() -> {
             clickhouse.start();
@@ -304,6 +307,14 @@ public final class Stand {
         } catch (Exception e) {
             throw new IllegalStateException("cannot create topics", e);
         }
+    }
+
+    /**
+     * @return the ids of the orders PostgreSQL held when the shipped connector was first registered
+     *     ({@link PreexistingOrders}; claim B17 "existing rows"), ascending
+     */
+    public List<Long> preexistingOrderIds() {
+        return preexistingOrders;
     }
 
     private void registerConnector() {

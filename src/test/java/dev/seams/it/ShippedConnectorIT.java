@@ -1,0 +1,127 @@
+package dev.seams.it;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.seams.faults.ConnectorStop;
+import dev.seams.faults.Fault;
+import dev.seams.report.Claim;
+import dev.seams.report.ClaimEvidence;
+import dev.seams.report.FaultNotObservedException;
+import dev.seams.sink.SinkMode;
+import dev.seams.stand.ConnectWorker;
+import dev.seams.stand.KeyCounts;
+import dev.seams.stand.Pg;
+import dev.seams.stand.Reconciliation;
+import dev.seams.stand.Stand;
+import dev.seams.stand.StandContext;
+import dev.seams.truth.OrderEvents;
+import dev.seams.truth.ReplicationSlots;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Claims test what ships: the connector configuration of {@code containers/debezium/orders-connector.json}, as the
+ * stand registered it, with the rows PostgreSQL already held then (B17 "existing rows") and through a graceful stop and
+ * resume while orders are written (B14 "graceful stop"). A changed {@code snapshot.mode} or a {@code slot.drop.on.stop}
+ * meant for test environments shows here as orders that never reach {@code orders.events}.
+ */
+@ExtendWith(StandContext.Resolver.class)
+class ShippedConnectorIT {
+
+    /** The customers of the orders written while the connector is stopped (no other claim writes them). */
+    private static final int STOPPED_FIRST_CUSTOMER = 7101;
+    private static final int STOPPED_ORDERS = 60;
+    /** How long orders written while the connector was stopped may take to reach orders.events once it runs again. */
+    private static final Duration DELIVERY = Duration.ofMinutes(2);
+
+    @Test
+    @Claim(id = "B17", variant = "existing rows", title = "Orders that exist before the shipped connector is registered reach FINAL once",
+            exercises = {"containers/debezium/orders-connector.json", "load/PreexistingOrders", "streams/TotalsTopology", "sink/Sink"})
+    void b17ExistingRows(ClaimEvidence e, StandContext s) {
+        // given: the orders PostgreSQL held when the stand registered the shipped connector (load/PreexistingOrders)
+        List<Long> existing = s.stand().preexistingOrderIds();
+        e.figure("orders_before_registration", existing.size());
+        e.check("orders_before_registration_positive", existing.size()).isPositive("the stand seeds orders before it registers");
+        // when: the connector's initial snapshot read them at the stand's start
+        List<OrderEvents.Event> reads = OrderEvents.read(s.topics(), Map.of()).stream()
+                .filter(ev -> ev.carriesOrder() && "r".equals(ev.op())).toList();
+        KeyCounts<Long> snapshot = KeyCounts.of(existing, OrderEvents.orderIds(reads));
+        // then: each one read by the snapshot, and every customer's FINAL equals PostgreSQL
+        e.check("existing_orders_without_a_snapshot_read", snapshot.missing())
+                .isZero("every order PostgreSQL held at registration is read by the shipped connector's initial snapshot (__op r)");
+        e.figure("existing_orders_read_more_than_once", snapshot.excess());
+        recordFinal(e, s);
+    }
+
+    @Test
+    @Claim(id = "B14", variant = "graceful stop", title = "The shipped connector stopped gracefully and resumed: its slot survives and every order arrives",
+            exercises = {"containers/debezium/orders-connector.json", "faults/ConnectorStop", "streams/TotalsTopology", "sink/Sink"})
+    void b14GracefulStop(ClaimEvidence e, StandContext s) {
+        // given: the shipped connector streaming, its slot
+        Stand stand = s.stand();
+        String slot = stand.connectorConfig().get("slot.name");
+        ReplicationSlots slots = new ReplicationSlots(stand::pg);
+        e.figure("slot", slot);
+        Map<TopicPartition, Long> start = s.topics().endOffsets(Stand.ORDERS_EVENTS);
+        // when: stopped gracefully, orders written, changed and deleted while it is stopped, then resumed
+        Fault stop = new ConnectorStop(new ConnectWorker(stand.connect()), Stand.CONNECTOR);
+        Fault.Proof proof = stop.inject();
+        List<Long> written;
+        try {
+            e.figure("stop_proof", proof.evidence());
+            if (!proof.tookEffect()) {
+                throw new FaultNotObservedException(proof.evidence());
+            }
+            e.check("slot_present_while_stopped", slots.find(slot).isPresent())
+                    .isEqualTo(true, "the shipped connector's slot survives its graceful stop (slot.drop.on.stop is for test environments)");
+            written = writeWhileStopped(s.pg());
+        } finally {
+            stop.heal();
+        }
+        e.figure("orders_written_while_stopped", written.size());
+        // then: every one of them reaches orders.events, and every customer's FINAL equals PostgreSQL
+        try {
+            await("orders written while stopped in orders.events").atMost(DELIVERY).pollInterval(Duration.ofMillis(500))
+                    .until(() -> new HashSet<>(OrderEvents.orderIds(OrderEvents.read(s.topics(), start))).containsAll(written));
+        } catch (ConditionTimeoutException notAll) {
+            e.note("Not every order written while the connector was stopped reached orders.events within " + DELIVERY + ".");
+        }
+        KeyCounts<Long> delivered = KeyCounts.of(written, OrderEvents.orderIds(OrderEvents.read(s.topics(), start)));
+        e.check("orders_written_while_stopped_missing_from_orders_events", delivered.missing())
+                .isZero("every order written while the connector was stopped has an event once it runs again");
+        e.check("slot_present_after_resume", slots.find(slot).isPresent()).isEqualTo(true, "the connector streams from its own slot again");
+        recordFinal(e, s);
+    }
+
+    /** @return the ids of the orders inserted (some then updated, moved to another customer, or deleted), ascending */
+    private static List<Long> writeWhileStopped(Pg pg) {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < STOPPED_ORDERS; i++) {
+            ids.add(pg.insertOrder(STOPPED_FIRST_CUSTOMER + i % 3, BigDecimal.valueOf(100 + i * 37 % 9901, 2)));
+        }
+        pg.execute("UPDATE orders SET amount = amount + 2.22 WHERE order_id IN (" + join(ids.subList(0, 5)) + ")");
+        pg.execute("UPDATE orders SET customer_id = " + (STOPPED_FIRST_CUSTOMER + 2) + " WHERE order_id IN (" + join(ids.subList(5, 8)) + ")");
+        pg.execute("DELETE FROM orders WHERE order_id IN (" + join(ids.subList(8, 11)) + ")");
+        return ids;
+    }
+
+    /** customer_totals FINAL, written from the start of customer.totals, against PostgreSQL per customer. */
+    private static void recordFinal(ClaimEvidence e, StandContext s) {
+        s.settle();
+        s.ch().truncate("raw_totals", "customer_totals");
+        e.figure("totals_summary", s.sink(SinkMode.TOTALS, o -> o.withFromStart(true)).line());
+        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL");
+    }
+
+    private static String join(List<Long> ids) {
+        return String.join(",", ids.stream().map(String::valueOf).toList());
+    }
+}
