@@ -66,8 +66,8 @@ public class StreamsApp implements Callable<Integer> {
     Membership membership = new Membership();
 
     @Option(names = "--dynamic-membership", description = "dynamic group membership instead of the default static one. "
-            + "Default: static, with --instance-id or else an id kept in the state directory (" + StaticIdentity.FILE
-            + "), so that a restarted process takes its partitions back at once (claim B9).")
+            + "Default: static, with --instance-id or else an id kept in the state directory (<application id>"
+            + StaticIdentity.SUFFIX + "), so that a restarted process takes its partitions back at once (claim B9).")
     boolean dynamicMembership;
 
     /** Creates the command; picocli fills the options. */

@@ -10,7 +10,7 @@ import org.awaitility.core.ConditionTimeoutException;
  * The shipped connector stopped gracefully through Connect's REST API and resumed (claim B14 "graceful stop"):
  * {@code PUT /connectors/NAME/stop} shuts its task down in order — what an operator's stop, a rolling upgrade or a
  * reconfiguration does — and {@code PUT /connectors/NAME/resume} starts it again from its offsets. Proof: Connect
- * reports the connector {@code STOPPED}.
+ * reports the connector {@code STOPPED} with no task left.
  */
 public final class ConnectorStop implements Fault {
 
@@ -36,10 +36,12 @@ public final class ConnectorStop implements Fault {
         connect.stop(connector);
         try {
             await("connector " + connector + " STOPPED").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(250))
-                    .ignoreExceptions().until(() -> "STOPPED".equals(connect.connectorState(connector)));
-            return Proof.of("Connect reports " + connector + " STOPPED");
+                    .ignoreExceptions().until(() -> "STOPPED".equals(connect.connectorState(connector))
+                            && connect.get("/connectors/" + connector + "/status").path("tasks").isEmpty());
+            return Proof.of("Connect reports " + connector + " STOPPED, no task left");
         } catch (ConditionTimeoutException e) {
-            return Proof.missing("Connect reports " + connector + " " + connect.connectorState(connector) + ", not STOPPED");
+            return Proof.missing("Connect reports " + connector + " " + connect.get("/connectors/" + connector + "/status")
+                    + ", not STOPPED without tasks");
         }
     }
 

@@ -80,6 +80,9 @@ class ShippedConnectorIT {
             if (!proof.tookEffect()) {
                 throw new FaultNotObservedException(proof.evidence());
             }
+            // the walsender gone: nothing written from here on can have been streamed before the stop
+            await("no walsender on slot " + slot).atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> slots.find(slot).map(sl -> !sl.active()).orElse(true));
             e.check("slot_present_while_stopped", slots.find(slot).isPresent())
                     .isEqualTo(true, "the shipped connector's slot survives its graceful stop (slot.drop.on.stop is for test environments)");
             written = writeWhileStopped(s.pg());
@@ -97,7 +100,6 @@ class ShippedConnectorIT {
         KeyCounts<Long> delivered = KeyCounts.of(written, OrderEvents.orderIds(OrderEvents.read(s.topics(), start)));
         e.check("orders_written_while_stopped_missing_from_orders_events", delivered.missing())
                 .isZero("every order written while the connector was stopped has an event once it runs again");
-        e.check("slot_present_after_resume", slots.find(slot).isPresent()).isEqualTo(true, "the connector streams from its own slot again");
         recordFinal(e, s);
     }
 

@@ -14,7 +14,8 @@ import java.util.concurrent.Callable;
  * connector, so that the connector's initial snapshot — what the shipped {@code snapshot.mode} does with rows that
  * exist — is part of every run. Real traffic before the snapshot: {@value #ORDERS} inserts for customers
  * {@value #FIRST_CUSTOMER}..{@value #LAST_CUSTOMER} (a customer range no other claim writes), then UPDATEs of the
- * amount (10 orders) and of the customer (5 orders, one a refund) and DELETEs (5 orders).
+ * amount (10 orders) and of the customer (5 orders), one order made a refund (a negative amount), and DELETEs
+ * (5 orders).
  */
 public final class PreexistingOrders {
 

@@ -104,6 +104,15 @@ public final class MutantRun {
      * @param red      every entry that FAILed, regressed or was ENVIRONMENT: entry id → its line
      */
     public record Control(String tier, String selector, int exit, double seconds, Path log, Map<String, String> red) {
+
+        /** @return why the control cannot tell a mutant's red from the unmutated tree's (timed out, ENVIRONMENT), or null */
+        public String broken() {
+            if (exit == -1) {
+                return "the control build timed out: see " + log;
+            }
+            return red.values().stream().filter(why -> why.startsWith(Verdict.ENVIRONMENT.name())).findFirst()
+                    .map(why -> "the control build's stand failed (" + why + "): see " + log).orElse(null);
+        }
     }
 
     /**
@@ -173,7 +182,7 @@ public final class MutantRun {
         if (expected.killed()) {
             return new Result(mutant, "KILLED", "expected claims", "", builds, seconds(t0));
         }
-        String error = error(expected);
+        String error = error(expected, controls.broken(mutant.tier(), false));
         if (error != null) {
             return new Result(mutant, "ERROR", "", error, builds, seconds(t0));
         }
@@ -185,13 +194,19 @@ public final class MutantRun {
         if (rest.killed()) {
             return new Result(mutant, "KILLED", "rest of the tier", "", builds, seconds(t0));
         }
-        error = error(rest);
+        error = error(rest, controls.broken(mutant.tier(), true));
         return new Result(mutant, error != null ? "ERROR" : "SURVIVED", "", error != null ? error
                 : "every claim of the " + mutant.tier() + " tier passed on it (exit " + rest.exit() + ")", builds, seconds(t0));
     }
 
-    /** @return why a build that killed nothing is an ERROR of the mutant (timed out, ran no claim, red only by ENVIRONMENT), or null */
-    private static String error(Build b) {
+    /**
+     * @return why a build that killed nothing is an ERROR of the mutant (timed out, ran no claim, red only by
+     *     ENVIRONMENT, or its control was no comparison), or null
+     */
+    private static String error(Build b, String brokenControl) {
+        if (brokenControl != null) {
+            return brokenControl + " (no kill can be judged against it)";
+        }
         if (b.exit() == -1) {
             return "the build timed out (a timeout is never a kill): see " + b.log();
         }
@@ -234,6 +249,11 @@ public final class MutantRun {
          */
         Set<String> red(String tier, boolean whole) {
             return control(tier, whole).red().keySet();
+        }
+
+        /** @return why the control of that tier is no comparison (see {@link Control#broken()}), or null */
+        String broken(String tier, boolean whole) {
+            return control(tier, whole).broken();
         }
 
         private Control control(String tier, boolean whole) {
@@ -287,7 +307,8 @@ public final class MutantRun {
         Map<String, String> notCounted = new LinkedHashMap<>();
         Map<String, String> credits = new LinkedHashMap<>();
         red.forEach((id, line) -> {
-            Map<String, Object> entry = byId.getOrDefault(id, Map.of());
+            // a part the run did not produce (MISSING) is judged by its claim entry: its ENVIRONMENT, its failures
+            Map<String, Object> entry = byId.getOrDefault(id, byId.getOrDefault(String.valueOf(gate.parentOf(id)), Map.of()));
             if (timedOut) {
                 notCounted.put(id, "the build timed out: " + line);
             } else if (Verdict.ENVIRONMENT.name().equals(entry.get("verdict"))) {

@@ -227,6 +227,15 @@ public final class Gate {
         return wholeRun(report, Set.copyOf(tiers.values()));
     }
 
+    /**
+     * @param id an entry id
+     * @return the id of its claim entry in the baseline when it is a part there (e.g. {@code B5[broker-kill]} for
+     *     {@code B5[broker-kill@50%]}), else null
+     */
+    public String parentOf(String id) {
+        return partOf.get(id);
+    }
+
     /** @return the baseline's name and commit, for the report */
     public Map<String, Object> toJson() {
         Map<String, Object> json = new LinkedHashMap<>();

@@ -20,7 +20,9 @@ class GateCheckTest {
 
     @Test
     void noEntryThatPassedInTheBaselineRegressedOrVanished() {
-        Instant started = Instant.parse(System.getProperty("seams.build.started"));
+        String start = System.getProperty("seams.build.started", "");
+        Assumptions.assumeTrue(start.matches("\\d{4}-.*Z"), "no build start (seams.build.started): run by the build's gate execution");
+        Instant started = Instant.parse(start);
         List<GateCheck.Verdict> verdicts = GateCheck.read(Project.root(), started);
         Assumptions.assumeFalse(verdicts.isEmpty(), "no tier of this build ran whole against a baseline (-Dseams.gate)");
         for (GateCheck.Verdict v : verdicts) {

@@ -1,9 +1,11 @@
 package dev.seams.report;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -20,12 +22,20 @@ final class Git {
      * What one git command answered.
      *
      * @param status its exit status, or -1 if it could not be started or did not end within 60 s
-     * @param output its standard output and error, stripped
+     * @param output its standard output, stripped (followed by its standard error when it failed)
      */
     record Result(int status, String output) {
 
         boolean ok() {
             return status == 0;
+        }
+    }
+
+    private static String drain(InputStream stream) {
+        try (stream) {
+            return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
         }
     }
 
@@ -37,13 +47,15 @@ final class Git {
     static Result run(Path repo, String... args) {
         List<String> command = Stream.concat(Stream.of("git", "-C", repo.toString()), Stream.of(args)).toList();
         try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            Process p = new ProcessBuilder(command).start();
+            CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
+            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
             if (!p.waitFor(60, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return new Result(-1, "git " + String.join(" ", args) + " did not end within 60 s");
             }
-            return new Result(p.exitValue(), out);
+            String stdout = out.join().strip();
+            return new Result(p.exitValue(), p.exitValue() == 0 ? stdout : (stdout + "\n" + err.join()).strip());
         } catch (IOException e) {
             return new Result(-1, "cannot run git: " + e.getMessage());
         } catch (InterruptedException e) {

@@ -22,6 +22,8 @@ class StaticIdentityTest {
 
         assertThat(first).matches("ds-streams-[0-9a-f]{8}").isEqualTo(again);
         assertThat(other).as("another instance, its own state directory").isNotEqualTo(first);
+        assertThat(StaticIdentity.resolve(dir.resolve("a"), "ds-streams-b", null, false)).as("another application id")
+                .startsWith("ds-streams-b-").isNotEqualTo(first);
     }
 
     @Test

@@ -21,7 +21,7 @@ public final class Membership {
     public Membership() {
     }
 
-    /** @return {@code --instance-id}, or null for dynamic membership */
+    /** @return {@code --instance-id}, or null when none was given (the command's default membership then applies) */
     public String instanceId() {
         return instanceId;
     }
