@@ -16,6 +16,11 @@ import dev.seams.stand.Groups;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
+import dev.seams.streams.StaticIdentity;
+import dev.seams.streams.StreamsSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.awaitility.core.ConditionTimeoutException;
@@ -104,5 +109,33 @@ class RecoveryIT {
                 + "does, docs/recovery.md). The 10 s bound is measured with ds-streams' JVM start cache (stand/JvmStartCache: an AppCDS "
                 + "archive and RocksDB's native library unpacked once), as the stand deploys it; a plain java -cp start adds "
                 + "seconds to seconds_to_streams_process_up.");
+    }
+
+    @Test
+    @Claim(id = "B9", variant = "the product's default membership", title = "Recovery in seconds: ds-streams without membership options runs static",
+            exercises = {"streams/StreamsApp", "streams/StaticIdentity", "cli/options/Membership"})
+    void b9TheProductsDefaultIsStatic(ClaimEvidence e, StandContext s) throws IOException {
+        // given: ds-streams as `seams streams` runs it with no membership option, on the stand's state directory
+        StreamsProcess streams = s.stand().streams();
+        streams.stop();
+        streams.productDefaultMembership().start();
+        Path idFile = StaticIdentity.file(streams.stateDir(), StreamsSettings.APPLICATION_ID);
+        boolean made = Files.exists(idFile);
+        String kept = made ? Files.readString(idFile).strip() : "(no " + idFile.getFileName() + ")";
+        List<String> first = standMembership(s);
+        // when: restarted the same way
+        streams.stop();
+        streams.start();
+        List<String> again = standMembership(s);
+        // then: static members, named by the id kept in the state directory, the same across the restart
+        e.figure("id_kept_in_the_state_directory", kept);
+        e.figure("group_instance_ids", String.join(", ", first));
+        e.figure("group_instance_ids_after_a_restart", String.join(", ", again));
+        e.check("static_id_kept_in_the_state_directory", made).isEqualTo(true,
+                "ds-streams without membership options made its static id in <state-dir>/<application id>.instance-id");
+        e.check("members", first.size()).isPositive("ds-streams' group has a stable member to describe");
+        e.check("members_not_named_by_the_kept_id", first.stream().filter(id -> !id.startsWith(kept + "-")).count())
+                .isZero("every member is static (group.instance.id <kept id>-<thread>): the faster membership is the default");
+        e.check("same_members_after_a_restart", again.equals(first)).isEqualTo(true, "the id is kept across restarts");
     }
 }

@@ -36,6 +36,7 @@ public final class StreamsProcess {
     private final Path stateDir;
     private final Stand stand;
     private String instanceId = STAND_INSTANCE_ID;
+    private boolean productDefault;
 
     /**
      * @param jre      the profile's JRE image (service {@code jre} of {@code containers/images.properties})
@@ -63,8 +64,28 @@ public final class StreamsProcess {
             throw new IllegalStateException("ds-streams is running: stop or kill it before changing its membership");
         }
         this.instanceId = id;
+        this.productDefault = false;
         command();
         return this;
+    }
+
+    /**
+     * Sets the next {@link #start()} to run with no membership option at all: {@code seams streams}' own default (claim
+     * B9: static, its id kept in the state directory, {@code streams/StaticIdentity}). {@link #instanceId()} is then null.
+     *
+     * @return this
+     * @throws IllegalStateException if the app is running
+     */
+    public synchronized StreamsProcess productDefaultMembership() {
+        membership(null);
+        this.productDefault = true;
+        command();
+        return this;
+    }
+
+    /** @return the state directory, kept across restarts */
+    public Path stateDir() {
+        return stateDir;
     }
 
     /** @return the static membership id the app runs (or will run) with, or null for dynamic membership */
@@ -74,7 +95,9 @@ public final class StreamsProcess {
 
     private void command() {
         List<String> args = new ArrayList<>(List.of("--bootstrap-servers", stand.kafkaOnNetwork(), "--state-dir", stateDir.toString()));
-        args.addAll(instanceId != null ? List.of("--instance-id", instanceId) : List.of("--dynamic-membership"));
+        if (!productDefault) {
+            args.addAll(instanceId != null ? List.of("--instance-id", instanceId) : List.of("--dynamic-membership"));
+        }
         process.running(MAIN_CLASS, args);
     }
 
