@@ -48,8 +48,7 @@ class ShippedConnectorIT {
     void b17ExistingRows(ClaimEvidence e, StandContext s) {
         // given: the orders PostgreSQL held when the stand registered the shipped connector (load/PreexistingOrders)
         List<Long> existing = s.stand().preexistingOrderIds();
-        e.figure("orders_before_registration", existing.size());
-        e.check("orders_before_registration_positive", existing.size()).isPositive("the stand seeds orders before it registers");
+        e.check("orders_before_registration", existing.size()).isPositive("the stand seeds orders before it registers");
         // when: the connector's initial snapshot read them at the stand's start
         List<OrderEvents.Event> reads = OrderEvents.read(s.topics(), Map.of()).stream()
                 .filter(ev -> ev.carriesOrder() && "r".equals(ev.op())).toList();

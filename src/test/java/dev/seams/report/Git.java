@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -31,6 +33,16 @@ final class Git {
         }
     }
 
+    /**
+     * Reads both output streams at once, on threads of their own: the common pool has a single thread on two cores, where
+     * a drain of stdout would wait for git to exit while git waits for its full stderr pipe to be read.
+     */
+    private static final ExecutorService DRAINS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "git-output");
+        t.setDaemon(true);
+        return t;
+    });
+
     private static String drain(InputStream stream) {
         try (stream) {
             return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
@@ -48,8 +60,8 @@ final class Git {
         List<String> command = Stream.concat(Stream.of("git", "-C", repo.toString()), Stream.of(args)).toList();
         try {
             Process p = new ProcessBuilder(command).start();
-            CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()));
-            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()));
+            CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> drain(p.getInputStream()), DRAINS);
+            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> drain(p.getErrorStream()), DRAINS);
             if (!p.waitFor(60, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 return new Result(-1, "git " + String.join(" ", args) + " did not end within 60 s");
