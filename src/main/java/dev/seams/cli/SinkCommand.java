@@ -5,6 +5,7 @@ import dev.seams.cli.options.Membership;
 import dev.seams.sink.Batching;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.CustomerRange;
+import dev.seams.sink.OffsetFault;
 import dev.seams.sink.RunStoppedException;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkCrash;
@@ -176,7 +177,7 @@ public final class SinkCommand implements Callable<Integer> {
                 membership.instanceId(), membership.sessionTimeout(), Duration.ZERO, topic == null ? sinkMode.topic() : topic,
                 batchRows == 0 ? Batching.PER_POLL
                         : new Batching(batchRows, batchWait == null ? Batching.DEFAULT_WAIT : batchWait),
-                commitInterval);
+                commitInterval, OffsetFault.NONE);
     }
 
     /**

@@ -88,6 +88,8 @@ public final class OffsetCommitter {
     private final Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
     private final Map<TopicPartition, Long> pendingRecords = new HashMap<>();
     private final Map<TopicPartition, OffsetAndMetadata> inFlight = new HashMap<>();
+    /** Whether {@link #onRevoked} commits (always, but for the test-only fault {@link #skipRevocationCommits()}). */
+    private boolean commitOnRevocation = true;
     /** Written batches' offsets not sent yet: they wait for the commit interval (a subset of {@link #pending}). */
     private final Map<TopicPartition, OffsetAndMetadata> deferred = new HashMap<>();
     private final long intervalNanos;
@@ -271,12 +273,26 @@ public final class OffsetCommitter {
      * offsets once (the member still owns them here), then forgets them. Never throws.
      */
     public void onRevoked(Collection<TopicPartition> revoked) {
+        if (!commitOnRevocation) {
+            LOG.warn("FAULT INJECTION: the written offsets of revoked partitions {} dropped, not committed", revoked);
+            drop(revoked, "revoked");
+            return;
+        }
         try {
             commitPending(Set.copyOf(revoked), false);
         } catch (RuntimeException e) {
             LOG.warn("offset commit of revoked partitions {} failed: {}", revoked, e.toString());
         }
         drop(revoked, "revoked");
+    }
+
+    /**
+     * FAULT INJECTION, TEST-ONLY ({@link OffsetFault#NO_COMMIT_ON_REVOCATION}): from now on {@link #onRevoked} forgets the
+     * revoked partitions' pending offsets without committing them, as a sink whose rebalance listener does nothing
+     * would (the twin of claim B12[commit interval]).
+     */
+    public void skipRevocationCommits() {
+        commitOnRevocation = false;
     }
 
     /** The rebalance listener's {@code onPartitionsLost}: another member owns them already; forgets their offsets. */

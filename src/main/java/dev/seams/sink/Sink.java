@@ -123,6 +123,9 @@ public final class Sink {
                 session.requestStop();
             }
             committer = new OffsetCommitter(consumer, options.commitInterval());
+            if (options.offsetFault() == OffsetFault.NO_COMMIT_ON_REVOCATION) {
+                committer.skipRevocationCommits();   // FAULT INJECTION, TEST-ONLY (B12's twin)
+            }
             session.afterEachPoll(committer::retryPending);
             pending = new PollAccumulator(options.batching(), Clock.systemUTC());
             session.subscribe(options.topic(), listener(consumer, writer, deadLetters));
@@ -200,6 +203,10 @@ public final class Sink {
                        Backoff backoff) {
         ConsumerRecords<byte[], byte[]> records = pending.drain();
         Batch batch = map(records);
+        boolean committedAhead = options.offsetFault() == OffsetFault.COMMIT_BEFORE_WRITE;
+        if (committedAhead) {   // FAULT INJECTION, TEST-ONLY (B5's twin): the offsets go before the insert
+            committer.commitAsync(Batches.nextOffsets(consumer, records), Batches.counts(records));
+        }
         try {
             write(batch, writer, deadLetters);
         } catch (WriteFailedException e) {
@@ -218,7 +225,9 @@ public final class Sink {
         counters.inserted += batch.inserted;
         counters.bad += batch.bad;
         counters.tombstones += batch.tombstones;
-        committer.commitAsync(Batches.nextOffsets(consumer, records), Batches.counts(records));
+        if (!committedAhead) {
+            committer.commitAsync(Batches.nextOffsets(consumer, records), Batches.counts(records));
+        }
         lastCommitNanos = System.nanoTime();
     }
 

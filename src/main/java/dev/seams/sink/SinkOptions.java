@@ -47,12 +47,15 @@ import java.util.function.Consumer;
  * @param commitInterval   how long written batches' offsets may wait to be committed together
  *                         ({@code --commit-interval}; default {@link #DEFAULT_COMMIT_INTERVAL};
  *                         {@link Duration#ZERO}: each batch's at once; {@link OffsetCommitter})
+ * @param offsetFault      FAULT INJECTION, TEST-ONLY: a twin's mistake in offset handling ({@link OffsetFault});
+ *                         no CLI flag; {@link OffsetFault#NONE} otherwise
  */
 public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, SinkMode mode, String groupId,
                           boolean fromStart, boolean dup, Duration runFor, Duration untilIdle, boolean untilCaughtUp,
                           String isolation, CustomerRange customers, String dlqTopic, int maxValueBytes,
                           boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout,
-                          Duration insertDelay, String topic, Batching batching, Duration commitInterval) {
+                          Duration insertDelay, String topic, Batching batching, Duration commitInterval,
+                          OffsetFault offsetFault) {
 
     /** The sink's consumer group (docs/claims.md names). */
     public static final String DEFAULT_GROUP = "ds-sink";
@@ -84,6 +87,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         Objects.requireNonNull(topic, "topic");
         Objects.requireNonNull(batching, "batching");
         Objects.requireNonNull(commitInterval, "commitInterval");
+        Objects.requireNonNull(offsetFault, "offsetFault");
         if (commitInterval.isNegative()) {
             throw new IllegalArgumentException("commit interval must not be negative, got " + commitInterval);
         }
@@ -108,7 +112,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
                        boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout) {
         this(bootstrapServers, clickhouse, mode, groupId, fromStart, dup, runFor, untilIdle, untilCaughtUp, isolation,
                 customers, dlqTopic, maxValueBytes, validate, offsetAsVersion, instanceId, sessionTimeout, Duration.ZERO,
-                mode.topic(), Batching.PER_POLL, DEFAULT_COMMIT_INTERVAL);
+                mode.topic(), Batching.PER_POLL, DEFAULT_COMMIT_INTERVAL, OffsetFault.NONE);
     }
 
     /**
@@ -284,12 +288,23 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         return copy(b -> b.insertDelay = value);
     }
 
+    /**
+     * FAULT INJECTION, TEST-ONLY: a copy that makes this mistake in offset handling (a twin that shows a checker
+     * firing); it must never be used to run the pipeline.
+     *
+     * @return the copy
+     */
+    public SinkOptions withOffsetFault(OffsetFault value) {
+        return copy(b -> b.offsetFault = value);
+    }
+
     private SinkOptions copy(Consumer<Copy> change) {
         Copy c = new Copy(this);
         change.accept(c);
         return new SinkOptions(bootstrapServers, c.clickhouse, mode, c.groupId, c.fromStart, c.dup, c.runFor,
                 c.untilIdle, c.untilCaughtUp, c.isolation, c.customers, c.dlqTopic, maxValueBytes, c.validate,
-                c.offsetAsVersion, c.instanceId, c.sessionTimeout, c.insertDelay, c.topic, c.batching, c.commitInterval);
+                c.offsetAsVersion, c.instanceId, c.sessionTimeout, c.insertDelay, c.topic, c.batching, c.commitInterval,
+                c.offsetFault);
     }
 
     /** The changeable components of one copy, set by a {@code with…} method before the copy is validated. */
@@ -312,6 +327,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         String topic;
         Batching batching;
         Duration commitInterval;
+        OffsetFault offsetFault;
 
         Copy(SinkOptions o) {
             clickhouse = o.clickhouse;
@@ -332,6 +348,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
             topic = o.topic;
             batching = o.batching;
             commitInterval = o.commitInterval;
+            offsetFault = o.offsetFault;
         }
     }
 }

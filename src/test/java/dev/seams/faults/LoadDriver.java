@@ -27,18 +27,33 @@ public final class LoadDriver implements AutoCloseable {
         return t;
     });
     private final Future<OrderLoad.Applied> result;
+    /** The pace: from {@code since} (nanoTime) on, changes after the first {@code from} are due at {@code perSecond}. */
+    private volatile Pace pace;
+
+    private record Pace(long since, int from, double perSecond) {
+
+        long due(int done) {
+            return since + (long) ((done - from) / perSecond * 1e9);
+        }
+    }
 
     private LoadDriver(Stand stand, OrderLoad load, int batch, double changesPerSecond) {
         this.load = load;
-        long started = System.nanoTime();
+        this.pace = new Pace(System.nanoTime(), 0, positive(changesPerSecond));
         this.result = thread.submit(() -> load.apply(stand, batch, done -> {
             applied.set(done);
-            long due = started + (long) (done / changesPerSecond * 1e9);
-            long ahead = due - System.nanoTime();
+            long ahead = pace.due(done) - System.nanoTime();
             if (ahead > 0) {
                 LockSupport.parkNanos(ahead);
             }
         }));
+    }
+
+    private static double positive(double changesPerSecond) {
+        if (!(changesPerSecond > 0)) {
+            throw new IllegalArgumentException("the rate must be > 0 changes/s, got " + changesPerSecond);
+        }
+        return changesPerSecond;
     }
 
     /**
@@ -50,6 +65,17 @@ public final class LoadDriver implements AutoCloseable {
      */
     public static LoadDriver start(Stand stand, OrderLoad load, int batch, double changesPerSecond) {
         return new LoadDriver(stand, load, batch, changesPerSecond);
+    }
+
+    /**
+     * Changes the rate from now on, for the changes not applied yet (e.g. slow up to a fault, so that it lands on its
+     * point, then fast: B9's kill).
+     *
+     * @param changesPerSecond the new target rate, > 0
+     * @throws IllegalArgumentException if it is not
+     */
+    public void rate(double changesPerSecond) {
+        pace = new Pace(System.nanoTime(), applied.get(), positive(changesPerSecond));
     }
 
     /** @return the share of the load's changes committed in PG so far, 0..1 */

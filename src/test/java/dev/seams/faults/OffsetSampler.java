@@ -49,6 +49,7 @@ public final class OffsetSampler implements AutoCloseable {
     private final Topics topics;
     private final ClickHouse ch;
     private final String group;
+    private final String storedQuery;
     private final List<Sample> samples = new ArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "offset-sampler");
@@ -62,9 +63,20 @@ public final class OffsetSampler implements AutoCloseable {
      * @param group the sink's consumer group on {@code customer.totals}
      */
     public OffsetSampler(Topics topics, ClickHouse ch, String group) {
+        this(topics, ch, group, "raw_totals");
+    }
+
+    /**
+     * Starts sampling a sink that writes another raw table (a twin's, in a scratch database: {@link OffsetTwin}).
+     *
+     * @param group    the sink's consumer group on {@code customer.totals}
+     * @param rawTable its raw table, e.g. {@code offset_twin.raw_totals}
+     */
+    public OffsetSampler(Topics topics, ClickHouse ch, String group, String rawTable) {
         this.topics = topics;
         this.ch = ch.withTimeout(STORAGE_TIMEOUT);
         this.group = group;
+        this.storedQuery = "SELECT kafka_partition, max(kafka_offset) FROM " + rawTable + " GROUP BY kafka_partition";
         timer.scheduleWithFixedDelay(this::sample, 0, PERIOD_MS, TimeUnit.MILLISECONDS);
     }
 
@@ -78,7 +90,7 @@ public final class OffsetSampler implements AutoCloseable {
         Map<Integer, Long> stored = new HashMap<>();
         boolean answered = true;
         try {
-            ch.rows("SELECT kafka_partition, max(kafka_offset) FROM raw_totals GROUP BY kafka_partition")
+            ch.rows(storedQuery)
                     .forEach(r -> stored.put(Integer.parseInt(r.get(0)), Long.parseLong(r.get(1))));
         } catch (RuntimeException e) {
             answered = false;

@@ -4,6 +4,7 @@ import dev.seams.faults.ContainerFaults;
 import dev.seams.faults.Fault;
 import dev.seams.faults.FaultMatrix;
 import dev.seams.faults.FaultSink;
+import dev.seams.faults.OffsetTwin;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.ClickHouse;
@@ -22,7 +23,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * sink logged failed writes while it was (the fault reached it). The sink retries with bounded
  * backoff (one log line per retry naming the error class), never commits an offset beyond what
  * ClickHouse stored (sampled every 500 ms all along), and catches up; FINAL = PG per customer and
- * per order. ClickHouse keeps its fixed host port across the restart (stand/Stand).
+ * per order. ClickHouse keeps its fixed host port across the restart (stand/Stand). Beside the stop runs the offset
+ * sampler's twin ({@link OffsetTwin}: a sink that commits before it writes, sampled the same way), whose count must
+ * be above 0 where the real sink's is 0.
  */
 @ExtendWith(StandContext.Resolver.class)
 class ClickHouseFaultIT {
@@ -43,9 +46,12 @@ class ClickHouseFaultIT {
             exercises = {"sink/Sink", "sink/ClickHouseErrors", "sink/Backoff", "sink/Batches", "sink/ClickHouseWriter"})
     void clickhouseStop(ClaimEvidence e, StandContext s) {
         ClickHouse ch = s.ch();
-        run(e, s, ContainerFaults.stop("clickhouse-stop", s.stand().control("clickhouse"), STOP_HOLD, STOP_TIMEOUT,
-                () -> ch.scalar("SELECT 1") == 1),
-                5201, FaultMatrix.HELD_CHANGES_PER_SECOND);
+        try (OffsetTwin twin = OffsetTwin.start(s)) {   // the offset sampler's twin, on the same load and outage
+            run(e, s, ContainerFaults.stop("clickhouse-stop", s.stand().control("clickhouse"), STOP_HOLD, STOP_TIMEOUT,
+                    () -> ch.scalar("SELECT 1") == 1),
+                    5201, FaultMatrix.HELD_CHANGES_PER_SECOND);
+            twin.record(e);
+        }
     }
 
     @Test

@@ -41,13 +41,18 @@ import org.apache.kafka.common.TopicPartition;
 final class KillRecovery {
 
     /**
-     * Changes of the load (OrderLoad.Mix.REAL), applied to PG in transactions of {@link #LOAD_BATCH} at
-     * {@link #LOAD_RATE} changes/s (about 2 s): ds-streams' committed progress grows batch by batch, so the
-     * kill lands in the middle of its work. Applied as one transaction, Debezium delivered the load as one
-     * burst, ds-streams' committed progress jumped from 0 to 100 %, and a kill "at 50 %" could land after it.
+     * Changes of the load (OrderLoad.Mix.REAL), applied to PG in transactions of {@link #LOAD_BATCH}. Up to the kill at
+     * {@link #RATE_TO_KILL} changes/s: the shipped connector publishes what it read every 500 ms (Debezium's
+     * {@code poll.interval.ms}), 20 changes or 3.3 % of the load at that rate, so ds-streams' committed progress grows
+     * in steps small enough for the kill to land within FaultSchedule's ±5 points of half (at 300 changes/s Debezium
+     * published 150 at a time, a quarter of the load, and the kills "at half" landed at 57–64 %). From the kill on at
+     * {@link #LOAD_RATE} changes/s, so that the rest of the load is applied within about a second of the restart, as
+     * before. Applied as one transaction, Debezium delivered the load as one burst, ds-streams' committed progress
+     * jumped from 0 to 100 %, and a kill "at 50 %" could land after it.
      */
     static final int LOAD = 600;
-    static final int LOAD_BATCH = 20;
+    static final int LOAD_BATCH = 10;
+    static final double RATE_TO_KILL = 40;
     static final double LOAD_RATE = 300;
     static final int CUSTOMERS = 5;
     static final long LOAD_SEED = 909;
@@ -132,7 +137,7 @@ final class KillRecovery {
         long eventsBefore = topics.totalEndOffset(Stand.ORDERS_EVENTS);
         long committedBefore = sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS));
         OrderLoad load = OrderLoad.plan(LOAD, CUSTOMERS, LOAD_SEED, OrderLoad.Mix.REAL);
-        LoadDriver driver = LoadDriver.start(stand, load, LOAD_BATCH, LOAD_RATE);
+        LoadDriver driver = LoadDriver.start(stand, load, LOAD_BATCH, RATE_TO_KILL);
         List<String> streamsMembers = groups.look(Pipeline.STREAMS_GROUP).memberIds();
         List<String> sinkMembers = groups.look(SINK_GROUP).memberIds();
         Brokers.LogMark brokerLogMark = stand.kafka().mark();
@@ -146,6 +151,7 @@ final class KillRecovery {
                     int streamsExit = streams.kill();
                     int sinkExit = sink.kill();
                     restartNanos[0] = System.nanoTime();
+                    driver.rate(LOAD_RATE);
                     streams.launch();
                     sink.start();
                     return new Kill(at, inputLag, sinkLag, streamsExit, sinkExit);
@@ -212,6 +218,9 @@ final class KillRecovery {
         }
         if (r.kill().inputProgress() >= 1.0) {
             e.unverified("the kill landed after ds-streams had committed the whole load: no recovery under load");
+        } else if (FaultSchedule.offPoint(KILL_AT, r.kill().inputProgress()) != null) {
+            e.unverified("the kill, scheduled when ds-streams had committed half of the load, "
+                    + FaultSchedule.offPoint(KILL_AT, r.kill().inputProgress()));
         }
         e.note("Rebalances are the group coordinator's 'Stabilized group <group> generation N' lines in the broker log "
                 + "between the kill and FINAL = PG; sessions expired are its 'has failed, removing it from the group' lines; "

@@ -75,6 +75,9 @@ class SinkOptionsTest {
         assertThat(changed.clickhouse().database()).isEqualTo("twin");
         assertThat(changed.insertDelay()).isEqualTo(Duration.ofMillis(800));
         assertThat(changed.withDup(true).insertDelay()).as("kept by later copies").isEqualTo(Duration.ofMillis(800));
+        assertThat(defaults.offsetFault()).as("no offset fault unless a test injects one").isEqualTo(OffsetFault.NONE);
+        assertThat(changed.withOffsetFault(OffsetFault.COMMIT_BEFORE_WRITE).withDup(true).offsetFault())
+                .isEqualTo(OffsetFault.COMMIT_BEFORE_WRITE);
         assertThatThrownBy(() -> defaults.withInsertDelay(Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("insert delay must not be negative, got PT-0.001S");
     }

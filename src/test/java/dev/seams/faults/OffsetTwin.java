@@ -1,0 +1,99 @@
+package dev.seams.faults;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.seams.lag.LagProbe;
+import dev.seams.report.Anomaly;
+import dev.seams.report.ClaimEvidence;
+import dev.seams.sink.ClickHouseTarget;
+import dev.seams.sink.OffsetFault;
+import dev.seams.sink.Sink;
+import dev.seams.sink.SinkMode;
+import dev.seams.sink.SinkSummary;
+import dev.seams.stand.Pipeline;
+import dev.seams.stand.Stand;
+import dev.seams.stand.StandContext;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The twin of B5's offset sampler ({@link OffsetSampler}: the sink's committed offsets never pass a record ClickHouse
+ * does not hold), run beside the real sink on the same load and the same fault: the sink in this JVM, group
+ * {@value #GROUP}, writing into empty copies of the tables in the scratch database {@value #DATABASE}, with the
+ * TEST-ONLY fault {@link OffsetFault#COMMIT_BEFORE_WRITE} — each batch's offsets committed before its insert. While
+ * ClickHouse is down its committed offsets run ahead of what its {@code raw_totals} holds, and its own sampler must
+ * say so: a detector shown to fire in the same run (docs/claims.md "Negative control").
+ *
+ * <pre>{@code
+ * try (OffsetTwin twin = OffsetTwin.start(s)) {
+ *     FaultMatrix.run(e, s, plan);
+ *     twin.record(e);
+ * }
+ * }</pre>
+ */
+public final class OffsetTwin implements AutoCloseable {
+
+    /** The twin's consumer group on {@code customer.totals}. */
+    public static final String GROUP = "ds-sink-offset-twin";
+    /** The scratch database of its tables. */
+    public static final String DATABASE = "offset_twin";
+    /** Its ClickHouse request timeout, the real fault sink's. */
+    private static final Duration CLICKHOUSE_TIMEOUT = Duration.ofSeconds(5);
+
+    private final StandContext s;
+    private final Sink sink;
+    private final CompletableFuture<SinkSummary> run;
+    private final OffsetSampler sampler;
+
+    private OffsetTwin(StandContext s, Sink sink, CompletableFuture<SinkSummary> run, OffsetSampler sampler) {
+        this.s = s;
+        this.sink = sink;
+        this.run = run;
+        this.sampler = sampler;
+    }
+
+    /**
+     * Creates the twin's tables (empty), sets its group to the topic's end offsets and starts it and its sampler.
+     *
+     * @return the running twin
+     */
+    public static OffsetTwin start(StandContext s) {
+        ClickHouseTarget tables = s.ch().scratch(DATABASE, "raw_totals", "customer_totals").withTimeout(CLICKHOUSE_TIMEOUT);
+        s.topics().resetGroup(GROUP, s.topics().endOffsets(Stand.CUSTOMER_TOTALS));
+        Sink sink = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS, o -> o.withGroupId(GROUP).withClickhouse(tables)
+                .withRunFor(Duration.ofMinutes(30)).withOffsetFault(OffsetFault.COMMIT_BEFORE_WRITE)));
+        CompletableFuture<SinkSummary> run = CompletableFuture.supplyAsync(sink::run, runnable -> {
+            Thread t = new Thread(runnable, "offset-twin-sink");
+            t.setDaemon(true);
+            t.start();
+        });
+        return new OffsetTwin(s, sink, run, new OffsetSampler(s.topics(), s.ch(), GROUP, DATABASE + ".raw_totals"));
+    }
+
+    /**
+     * Once the pipeline settled: waits until the twin wrote everything, stops it and records what its sampler saw as
+     * the claim's negative control {@code twin_offsets_ahead_of_clickhouse}, which must be above 0.
+     *
+     * @throws org.awaitility.core.ConditionTimeoutException if the twin did not catch up within 2 minutes
+     */
+    public void record(ClaimEvidence e) {
+        LagProbe probe = s.topics().lagProbe();
+        await("the offset twin wrote everything").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
+                .ignoreExceptions().until(() -> probe.describe(GROUP, Stand.CUSTOMER_TOTALS).stream()
+                        .allMatch(l -> l.dataRecordsBehind() == 0));
+        OffsetSampler.Result offsets = sampler.result();
+        sink.stop();
+        e.figure("twin_sink", run.join().line());
+        e.figure("twin_offset_samples_judged", offsets.judged());
+        e.negativeControl("twin_offsets_ahead_of_clickhouse", offsets.violations(), Anomaly.LOST,
+                "the twin sink (" + GROUP + ", tables in " + DATABASE + "), which commits each batch's offsets before its "
+                        + "insert: samples where its committed offset passed a data record its raw_totals did not hold, "
+                        + "the sampler that holds the real sink to 0" + (offsets.examples().isEmpty() ? "" : ": " + offsets.examples()));
+    }
+
+    @Override
+    public void close() {
+        sampler.close();
+        sink.stop();
+    }
+}

@@ -1,0 +1,102 @@
+package dev.seams.it;
+
+import dev.seams.report.Anomaly;
+import dev.seams.report.Claim;
+import dev.seams.report.ClaimEvidence;
+import dev.seams.sink.OffsetFault;
+import dev.seams.sink.SinkConsumer;
+import dev.seams.sink.SinkOptions;
+import dev.seams.sink.SinkSummary;
+import dev.seams.stand.StandContext;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Group membership changes stop nothing with a commit interval (claim B12[commit interval 5s], fault tier): B12's drain
+ * ({@link MembershipDrain}) with both instances run with {@code --commit-interval 5s}, so that at every rebalance up to
+ * five seconds of written batches wait for their offsets to be committed, and only the sink's rebalance listener
+ * (it commits the revoked partitions' written offsets, {@code sink/OffsetCommitter#onRevoked}) keeps their new owner
+ * from writing them again. Then the same drain, on the same backlog size and stays, by the twin: the same sink with
+ * the TEST-ONLY fault {@code OffsetFault.NO_COMMIT_ON_REVOCATION} (its listener forgets them). The duplicate count that
+ * holds the real sink to 0 beyond failed commits must show the twin's re-written rows above that bound, in the same run.
+ */
+@ExtendWith(StandContext.Resolver.class)
+class MembershipFaultIT {
+
+    /** The commit interval of both instances: at 1 s per batch, about five batches' offsets wait at any time. */
+    static final Duration COMMIT_INTERVAL = Duration.ofSeconds(5);
+    /** This claim's customers, 1261..1320; the twin's 1321..1380. */
+    private static final int FIRST_CUSTOMER = 1261;
+    private static final int TWIN_FIRST_CUSTOMER = FIRST_CUSTOMER + MembershipDrain.CUSTOMERS;
+
+    /**
+     * One drain's outcome.
+     *
+     * @param drain   the drain (its backlog and raw rows)
+     * @param stays   the stays, landed
+     * @param first   the first instance's summary, or null if its run threw
+     * @param outcome how the first instance's run ended
+     */
+    private record Drained(MembershipDrain drain, MembershipDrain.Stays stays, SinkSummary first, String outcome) {
+
+        List<SinkSummary> seconds() {
+            return stays.changes().stream().map(c -> c.result().second()).toList();
+        }
+
+        long commitErrors() {
+            return (first == null ? 0 : first.commitErrors()) + seconds().stream().mapToLong(SinkSummary::commitErrors).sum();
+        }
+    }
+
+    @Test
+    @Claim(id = "B12", variant = "commit interval 5s", title = "Group membership changes stop nothing, with --commit-interval 5s",
+            exercises = {"sink/OffsetCommitter", "sink/Sink", "sink/PollSession", "sink/Rebalances"})
+    void b12WithACommitInterval(ClaimEvidence e, StandContext s) throws Exception {
+        Drained real = drain(s, FIRST_CUSTOMER, o -> o.withCommitInterval(COMMIT_INTERVAL));
+        MembershipDrain.recordStays(e, "commit interval 5s, ", real.stays().changes());
+        real.drain().check(e, real.first(), real.outcome(), real.seconds());
+
+        Drained twin = drain(s, TWIN_FIRST_CUSTOMER, o -> o.withCommitInterval(COMMIT_INTERVAL).withOffsetFault(OffsetFault.NO_COMMIT_ON_REVOCATION));
+        long twinDuplicates = e.figure("twin_raw_duplicate_rows", twin.drain().raw().excess());
+        long twinBound = e.figure("twin_bound_from_failed_commits", SinkConsumer.MAX_POLL_RECORDS * twin.commitErrors());
+        e.figure("twin_first_instance", twin.outcome());
+        e.table("The twin's three stays (no commit on revocation, customers " + TWIN_FIRST_CUSTOMER + ".."
+                + (TWIN_FIRST_CUSTOMER + MembershipDrain.CUSTOMERS - 1) + ")", MembershipDrain.STAYS_COLUMNS,
+                MembershipDrain.staysRows(twin.stays().changes()));
+        e.negativeControl("twin_raw_duplicate_rows_beyond_failed_commits", Math.max(0, twinDuplicates - twinBound),
+                Anomaly.DUPLICATE, "the twin, whose rebalance listener does not commit the revoked partitions' written "
+                        + "offsets: raw_totals rows beyond one per record position and beyond one poll per failed commit, "
+                        + "the same count and bound that hold the real sink above");
+        e.note("Both drains: " + MembershipDrain.BACKLOG + " orders of their own customers, both instances with --commit-interval "
+                + COMMIT_INTERVAL.toSeconds() + "s and the test-only insert delay of " + MembershipDrain.INSERT_DELAY_MS
+                + " ms per batch, the second instance joining and leaving at 5, 30 and 55 % of the drain. The classic (eager) "
+                + "protocol revokes every partition at each rebalance, so each one finds up to five seconds of written, "
+                + "uncommitted batches: the real sink commits them in onPartitionsRevoked, the twin forgets them and "
+                + "their next owner (the first instance again, or the second) writes them again. "
+                + "The mutant sink-no-commit-on-revocation is the same change in the shipped code (reports/mutants.md).");
+    }
+
+    /** Seeds a backlog for these customers and drains it with the first instance and the three stays, in this variant. */
+    private static Drained drain(StandContext s, int firstCustomer, UnaryOperator<SinkOptions> variant) throws Exception {
+        MembershipDrain drain = MembershipDrain.seed(s, firstCustomer, variant);
+        ExecutorService threads = Executors.newCachedThreadPool();
+        try {
+            MembershipDrain.Stays stays = drain.start(threads);
+            try {
+                SinkSummary first = stays.firstRun().get(3, TimeUnit.MINUTES);
+                return new Drained(drain, stays, first, "ended normally: " + first.line());
+            } catch (ExecutionException ended) {
+                return new Drained(drain, stays, null, "threw " + ended.getCause());
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+}
