@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
  * An invalid option value (an {@link IllegalArgumentException} from a command) prints its message
  * and the usage and exits with {@value ExitStatus#USAGE}, like a syntax error.
  */
-@Command(name = "seams", mixinStandardHelpOptions = true,
+@Command(name = "seams", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         subcommands = {StreamsApp.class, SinkCommand.class, SeedCommand.class, LagCommand.class,
             InboxCommand.class, CompareCommand.class},
         description = "The CDC pipeline's stream processor, sink and seeder.")

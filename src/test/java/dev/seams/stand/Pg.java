@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -80,6 +81,23 @@ public final class Pg {
         } catch (SQLException e) {
             throw new IllegalStateException("PostgreSQL refused: " + sql, e);
         }
+    }
+
+    /**
+     * @param sql a query whose first column is an integer type
+     * @return that column of every row, in the query's order
+     * @throws IllegalStateException if PostgreSQL refuses it
+     */
+    public List<Long> longs(String sql) {
+        List<Long> result = new ArrayList<>();
+        try (Connection c = stand.pg(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            while (rs.next()) {
+                result.add(rs.getLong(1));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("PostgreSQL refused: " + sql, e);
+        }
+        return result;
     }
 
     /**
