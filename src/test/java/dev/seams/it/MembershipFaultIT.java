@@ -1,15 +1,24 @@
 package dev.seams.it;
 
+import static org.awaitility.Awaitility.await;
+
+import dev.seams.lag.PartitionLag;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.OffsetFault;
+import dev.seams.sink.Sink;
 import dev.seams.sink.SinkConsumer;
+import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
+import dev.seams.stand.Pipeline;
+import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
+import dev.seams.stand.Topics;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -32,7 +41,7 @@ class MembershipFaultIT {
 
     /** The commit interval of both instances: at 1 s per batch, about five batches' offsets wait at any time. */
     static final Duration COMMIT_INTERVAL = Duration.ofSeconds(5);
-    /** This claim's customers, 1261..1320; the twin's 1321..1380. */
+    /** This claim's customers, 1261..1320; the twin's 1321..1380; the graceful stop's 1381..1440. */
     private static final int FIRST_CUSTOMER = 1261;
     private static final int TWIN_FIRST_CUSTOMER = FIRST_CUSTOMER + MembershipDrain.CUSTOMERS;
 
@@ -62,6 +71,7 @@ class MembershipFaultIT {
         Drained real = drain(s, FIRST_CUSTOMER, o -> o.withCommitInterval(COMMIT_INTERVAL));
         MembershipDrain.recordStays(e, "commit interval 5s, ", real.stays().changes());
         real.drain().check(e, real.first(), real.outcome(), real.seconds());
+        stoppedWithinTheInterval(e.part("commit interval 5s, graceful stop"), s);
 
         Drained twin = drain(s, TWIN_FIRST_CUSTOMER, o -> o.withCommitInterval(COMMIT_INTERVAL).withOffsetFault(OffsetFault.NO_COMMIT_ON_REVOCATION));
         long twinDuplicates = e.figure("twin_raw_duplicate_rows", twin.drain().raw().excess());
@@ -81,6 +91,52 @@ class MembershipFaultIT {
                 + "uncommitted batches: the real sink commits them in onPartitionsRevoked, the twin forgets them and "
                 + "their next owner (the first instance again, or the second) writes them again. "
                 + "The mutant sink-no-commit-on-revocation is the same change in the shipped code (reports/mutants.md).");
+    }
+
+    /** The group of the graceful stop's run: its own, at the topic's end before its backlog. */
+    private static final String STOP_GROUP = "ds-sink-b12-stop";
+    /** The graceful stop's customers, after the twin's. */
+    private static final int STOP_FIRST_CUSTOMER = TWIN_FIRST_CUSTOMER + MembershipDrain.CUSTOMERS;
+    private static final int STOP_ORDERS = 3_000;
+
+    /**
+     * B12[commit interval 5s, graceful stop]: a sink run with the same interval writes a backlog of its own and is
+     * stopped gracefully ({@code Sink.stop()}, as on SIGTERM) as soon as everything is written, within one interval of
+     * its last commit: it must commit what waits for the interval and move its offsets over the transactions' last
+     * markers before it leaves, so that its group's lag at rest is 0 (G12) — not left to a revocation that commits only
+     * the records' offsets.
+     */
+    private static void stoppedWithinTheInterval(ClaimEvidence part, StandContext s) throws Exception {
+        // given: a backlog of its own customers, its group at the topic's end before it
+        Topics topics = s.topics();
+        s.settle();
+        topics.resetGroup(STOP_GROUP, topics.endOffsets(Stand.CUSTOMER_TOTALS));
+        s.pg().execute("INSERT INTO orders (customer_id, amount) SELECT " + STOP_FIRST_CUSTOMER + " + g % " + MembershipDrain.CUSTOMERS
+                + ", (100 + g * 37 % 9901) / 100.0 FROM generate_series(0, " + (STOP_ORDERS - 1) + ") g");
+        s.settle();
+        long records = topics.lagProbe().describe(STOP_GROUP, Stand.CUSTOMER_TOTALS).stream().mapToLong(PartitionLag::dataRecordsBehind).sum();
+        // when: a run with --commit-interval 5s writes all of it and is stopped gracefully at once
+        Sink sink = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS, o -> o.withGroupId(STOP_GROUP)
+                .withCommitInterval(COMMIT_INTERVAL).withRunFor(Duration.ofMinutes(2))));
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        SinkSummary summary;
+        try {
+            CompletableFuture<SinkSummary> run = CompletableFuture.supplyAsync(sink::run, thread);
+            await("the run wrote the backlog").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> run.isDone() || s.ch().scalar("SELECT count() FROM raw_totals WHERE customer_id BETWEEN "
+                            + STOP_FIRST_CUSTOMER + " AND " + (STOP_FIRST_CUSTOMER + MembershipDrain.CUSTOMERS - 1)) >= records);
+            sink.stop();
+            summary = run.get(1, TimeUnit.MINUTES);
+        } finally {
+            thread.shutdownNow();
+        }
+        // then: its group's lag at rest is 0, markers included
+        part.figure("backlog_records", records);
+        part.figure("run_summary", summary.line());
+        part.check("records_written", summary.inserted()).isAtLeast(records, "the run wrote the whole backlog before its stop");
+        part.check("group_lag_after_the_stop", topics.lag(STOP_GROUP, Stand.CUSTOMER_TOTALS))
+                .isZero("log end offset − committed offset summed over the partitions once the run stopped: what it wrote, "
+                        + "waiting for the interval, and the transaction markers behind it are committed before it leaves (G12)");
     }
 
     /** Seeds a backlog for these customers and drains it with the first instance and the three stays, in this variant. */

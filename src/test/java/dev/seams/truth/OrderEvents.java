@@ -13,7 +13,7 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * What the connector wrote to {@code orders.events} (docs/event-contract.md), read committed from given offsets: one
  * {@link Event} per record, with the order it carries and Debezium's operation ({@code __op}: {@code r} for a snapshot
- * read, {@code c}, {@code u}, {@code d}).
+ * read, {@code c}, {@code u}), or the order a deletion event removes.
  */
 public final class OrderEvents {
 
@@ -29,8 +29,10 @@ public final class OrderEvents {
      * @param orderId   the order it carries, or null for a deletion marker or a record that is no order event (one
      *                  another claim injected)
      * @param op        Debezium's operation, or null where the record carries none
+     * @param deletes   the order a deletion event removes (the rewrite form's old row: {@code __deleted} true), or
+     *                  null for any other record (a Kafka tombstone names none)
      */
-    public record Event(int partition, long offset, String identity, Long orderId, String op) {
+    public record Event(int partition, long offset, String identity, Long orderId, String op, Long deletes) {
 
         /** @return whether it carries an order */
         public boolean carriesOrder() {
@@ -49,6 +51,11 @@ public final class OrderEvents {
         return events;
     }
 
+    /** @return the ids of the orders the deletion events remove, duplicates kept */
+    public static List<Long> deletedOrderIds(List<Event> events) {
+        return events.stream().map(Event::deletes).filter(java.util.Objects::nonNull).toList();
+    }
+
     /** @return the order ids of the events that carry an order, duplicates kept */
     public static List<Long> orderIds(List<Event> events) {
         return events.stream().filter(Event::carriesOrder).map(Event::orderId).toList();
@@ -59,7 +66,11 @@ public final class OrderEvents {
         String value = r.value() == null ? "<tombstone>" : new String(r.value(), StandardCharsets.UTF_8);
         Long orderId = null;
         String op = null;
-        if (!OrderEvent.isDeletion(r.value())) {
+        Long deletes = null;
+        if (OrderEvent.isDeletion(r.value())) {
+            OrderEvent deletion = OrderEvent.ofValue(r.value());
+            deletes = deletion == null ? null : deletion.orderId();
+        } else {
             try {
                 OrderEvent parsed = OrderEvent.parse(r.value());
                 orderId = parsed.orderId();
@@ -68,6 +79,6 @@ public final class OrderEvents {
                 // a record another claim injected (B2's invalid events): it carries no order
             }
         }
-        return new Event(r.partition(), r.offset(), key + "|" + value, orderId, op);
+        return new Event(r.partition(), r.offset(), key + "|" + value, orderId, op, deletes);
     }
 }
