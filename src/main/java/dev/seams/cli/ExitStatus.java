@@ -4,7 +4,7 @@ import dev.seams.inbox.CrashSwitch;
 import dev.seams.sink.RunStoppedException;
 
 /**
- * The exit statuses of {@code seams sink} and {@code seams inbox} (docs/sink.md, "Error classes and exit statuses"). Each
+ * The exit statuses of {@code seams sink}, {@code seams inbox} and {@code seams lag} (docs/sink.md, "Error classes and exit statuses"). Each
  * names one outcome, so a supervisor can tell "run again" from "fix something first".
  */
 public final class ExitStatus {
@@ -24,6 +24,8 @@ public final class ExitStatus {
     public static final int FATAL_KAFKA = 4;
     /** A permanent error of the target (ClickHouse, PostgreSQL, the dead-letter topic); the batch's position is printed. */
     public static final int PERMANENT_WRITE = 5;
+    /** {@code seams lag --fail-above N}: a group's lag (log end − committed, summed over its partitions) is above N. */
+    public static final int LAG_ABOVE = 6;
     /** FAULT INJECTION: the inbox's {@code --crash-at} killed the process with SIGKILL (128 + 9). */
     public static final int CRASHED = CrashSwitch.SIGKILL_EXIT;
 

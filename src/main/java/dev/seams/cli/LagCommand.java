@@ -1,6 +1,9 @@
 package dev.seams.cli;
 
 import dev.seams.lag.LagProbe;
+import dev.seams.lag.PartitionLag;
+import java.io.PrintStream;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
@@ -8,25 +11,63 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code seams lag}: a consumer group's lag per partition ({@link LagProbe}, claim G12). */
-@Command(name = "lag", mixinStandardHelpOptions = true,
-        description = "Lag per partition of consumer groups, with the last stable offset and control-marker check.")
+/**
+ * {@code seams lag}: consumer groups' lag per partition ({@link LagProbe}, claim G12), in the columns of
+ * {@code kafka-consumer-groups --describe} and their order, then the last stable offset, the lag against it and the
+ * data records behind. The table goes to stdout. Exit status: 0, or {@value ExitStatus#LAG_ABOVE} when a group's lag
+ * is above {@code --fail-above} (a CI threshold); 1 for an unexpected error (e.g. the broker did not answer);
+ * {@value ExitStatus#USAGE} for an invalid command line.
+ */
+@Command(name = "lag", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Lag per partition of consumer groups (kafka-consumer-groups --describe's columns first), with the "
+                + "last stable offset and the data records behind: a lag made only of transaction markers is marked.",
+        footer = {"", "Exit status: 0 every group at or below --fail-above (or no threshold); 1 unexpected error;",
+            "2 usage error; 6 a group's lag above --fail-above."})
 public final class LagCommand implements Callable<Integer> {
 
     @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers")
     String bootstrapServers;
 
-    @Option(names = "--group", defaultValue = "ds-streams,ds-sink", split = ",", description = "consumer groups")
+    @Option(names = "--group", defaultValue = "ds-streams,ds-sink", split = ",", description = "consumer groups (default: ${DEFAULT-VALUE})")
     String[] groups;
+
+    @Option(names = "--fail-above", paramLabel = "N",
+            description = "exit 6 when a group's lag (LAG summed over its partitions) is above N offsets (default: no threshold)")
+    Long failAbove;
+
+    @Option(names = "--max-read", paramLabel = "N", defaultValue = "10000",
+            description = "count the data records behind only where the gap is at most N offsets; further behind shows - "
+                    + "(default: ${DEFAULT-VALUE})")
+    long maxRead;
 
     @Override
     public Integer call() {
+        if (failAbove != null && failAbove < 0) {
+            throw new IllegalArgumentException("--fail-above must not be negative, got " + failAbove);
+        }
+        int status = ExitStatus.OK;
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            LagProbe probe = new LagProbe(admin, bootstrapServers);
+            LagProbe probe = new LagProbe(admin, bootstrapServers, maxRead);
             for (String group : groups) {
-                System.out.print(LagProbe.format(probe.describe(group)));
+                List<PartitionLag> lags = probe.describe(group);
+                System.out.print(LagProbe.format(lags, probe.owners(group)));
+                status = Math.max(status, judge(group, lags, failAbove, System.err));
             }
         }
-        return 0;
+        return status;
+    }
+
+    /**
+     * @param threshold the largest lag allowed, or null for none
+     * @param err       where a group above it is named
+     * @return {@value ExitStatus#LAG_ABOVE} if the group's lag is above the threshold, else {@value ExitStatus#OK}
+     */
+    static int judge(String group, List<PartitionLag> lags, Long threshold, PrintStream err) {
+        long lag = lags.stream().mapToLong(PartitionLag::lag).sum();
+        if (threshold == null || lag <= threshold) {
+            return ExitStatus.OK;
+        }
+        err.println("group " + group + ": lag " + lag + " above --fail-above " + threshold);
+        return ExitStatus.LAG_ABOVE;
     }
 }

@@ -33,16 +33,39 @@ public final class LagProbe {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
+    /** {@link #LagProbe(Admin, String, long)}'s bound for reading no partition's records: every gap is read. */
+    public static final long READ_ALL = Long.MAX_VALUE;
+
     private final Admin admin;
     private final String bootstrapServers;
+    private final long maxGapRead;
 
     /**
+     * A probe that reads every gap between a committed offset and the log end to count its data records (the suite's
+     * probe: a claim needs the exact count whatever the backlog).
+     *
      * @param admin            an admin client of the cluster (not closed here)
      * @param bootstrapServers the same cluster, for the short-lived consumer that counts data records
      */
     public LagProbe(Admin admin, String bootstrapServers) {
+        this(admin, bootstrapServers, READ_ALL);
+    }
+
+    /**
+     * @param admin            an admin client of the cluster (not closed here)
+     * @param bootstrapServers the same cluster, for the short-lived consumer that counts data records
+     * @param maxGapRead       the largest gap, in offsets, whose records are read to count the data records behind; a
+     *                         partition further behind shows {@link PartitionLag#UNKNOWN} (a real backlog is not read
+     *                         whole: {@code seams lag --max-read})
+     * @throws IllegalArgumentException if maxGapRead is negative
+     */
+    public LagProbe(Admin admin, String bootstrapServers, long maxGapRead) {
+        if (maxGapRead < 0) {
+            throw new IllegalArgumentException("the largest gap to read must not be negative, got " + maxGapRead);
+        }
         this.admin = admin;
         this.bootstrapServers = bootstrapServers;
+        this.maxGapRead = maxGapRead;
     }
 
     /**
@@ -103,12 +126,19 @@ public final class LagProbe {
         Map<TopicPartition, Long> lastStable = offsets(committed.keySet(), IsolationLevel.READ_COMMITTED);
         Map<TopicPartition, Long> from = new HashMap<>();
         committed.forEach((tp, om) -> from.put(tp, om == null ? 0L : om.offset()));
-        Map<TopicPartition, Long> dataBehind = countDataRecords(from, logEnd);
+        Map<TopicPartition, Long> read = new HashMap<>();
+        from.forEach((tp, offset) -> {
+            if (logEnd.get(tp) - offset <= maxGapRead) {
+                read.put(tp, offset);
+            }
+        });
+        Map<TopicPartition, Long> dataBehind = countDataRecords(read, logEnd);
         List<PartitionLag> result = new ArrayList<>();
         for (TopicPartition tp : committed.keySet()) {
             OffsetAndMetadata om = committed.get(tp);
+            long behind = read.containsKey(tp) ? dataBehind.getOrDefault(tp, 0L) : PartitionLag.UNKNOWN;
             result.add(new PartitionLag(group, tp.topic(), tp.partition(), om == null ? -1 : om.offset(),
-                    logEnd.get(tp), lastStable.get(tp), dataBehind.getOrDefault(tp, 0L)));
+                    logEnd.get(tp), lastStable.get(tp), behind));
         }
         result.sort(Comparator.comparing(PartitionLag::topic).thenComparingInt(PartitionLag::partition));
         return result;
@@ -162,19 +192,58 @@ public final class LagProbe {
     }
 
     /**
-     * @return the lag table in the layout of {@code kafka-consumer-groups --describe}, with the last
-     *     stable offset, the lag against it and the data records behind added
+     * The partition's owner in the group, as {@code kafka-consumer-groups --describe} shows it.
+     *
+     * @param consumerId the member id
+     * @param host       the member's host as the broker saw it, e.g. {@code /10.0.0.7}
+     * @param clientId   the member's client id
      */
-    public static String format(List<PartitionLag> lags) {
-        StringBuilder out = new StringBuilder(String.format("%-12s %-40s %9s %14s %14s %18s %6s %10s %11s%n",
-                "GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAST-STABLE-OFFSET",
-                "LAG", "LAG-TO-LSO", "DATA-BEHIND"));
+    public record Owner(String consumerId, String host, String clientId) {
+
+        /** What a partition no member holds shows: {@code -} in each column. */
+        public static final Owner NONE = new Owner("-", "-", "-");
+    }
+
+    /**
+     * @param group a consumer group id
+     * @return partition → the member that holds it now (absent: no member holds it)
+     * @throws IllegalStateException if the broker does not answer within 60 s
+     */
+    public Map<TopicPartition, Owner> owners(String group) {
+        Map<TopicPartition, Owner> owners = new HashMap<>();
+        get(admin.describeConsumerGroups(List.of(group)).all()).get(group).members().forEach(m ->
+                m.assignment().topicPartitions().forEach(tp -> owners.put(tp, new Owner(m.consumerId(), m.host(), m.clientId()))));
+        return owners;
+    }
+
+    /** The columns of {@link #format}: kafka-consumer-groups' in its order, then this probe's. */
+    public static final List<String> COLUMNS = List.of("GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG",
+            "CONSUMER-ID", "HOST", "CLIENT-ID", "LAST-STABLE-OFFSET", "LAG-TO-LSO", "DATA-BEHIND");
+
+    /**
+     * @param lags   partitions, as {@link #describe} returns them
+     * @param owners partition → its owner now ({@link #owners}); a partition absent shows {@link Owner#NONE}
+     * @return the lag table: {@code kafka-consumer-groups --describe}'s columns in their order (scripts that read them
+     *     by position keep working), then the last stable offset, the lag against it and the data records behind
+     *     ({@code -} where the gap was not read), a lag made only of control markers marked after the row
+     */
+    public static String format(List<PartitionLag> lags, Map<TopicPartition, Owner> owners) {
+        String row = "%-12s %-40s %9s %14s %14s %6s %-40s %-16s %-24s %18s %10s %11s%s%n";
+        StringBuilder out = new StringBuilder(String.format(row, (Object[]) concat(COLUMNS, "")));
         for (PartitionLag l : lags) {
-            out.append(String.format("%-12s %-40s %9d %14s %14d %18d %6d %10d %11d%s%n", l.group(), l.topic(),
-                    l.partition(), l.committed() < 0 ? "-" : Long.toString(l.committed()), l.logEnd(), l.lastStable(),
-                    l.lag(), l.lagToLastStable(), l.dataRecordsBehind(), l.onlyMarkersBehind() ? "  (control markers only)" : ""));
+            Owner o = owners.getOrDefault(new TopicPartition(l.topic(), l.partition()), Owner.NONE);
+            out.append(String.format(row, l.group(), l.topic(), l.partition(), l.committed() < 0 ? "-" : Long.toString(l.committed()),
+                    l.logEnd(), l.lag(), o.consumerId(), o.host(), o.clientId(), l.lastStable(), l.lagToLastStable(),
+                    l.dataRecordsBehind() == PartitionLag.UNKNOWN ? "-" : Long.toString(l.dataRecordsBehind()),
+                    l.onlyMarkersBehind() ? "  (control markers only)" : ""));
         }
         return out.toString();
+    }
+
+    private static String[] concat(List<String> columns, String last) {
+        List<String> all = new ArrayList<>(columns);
+        all.add(last);
+        return all.toArray(String[]::new);
     }
 
     private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future) {

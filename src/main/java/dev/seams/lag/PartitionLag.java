@@ -10,10 +10,14 @@ package dev.seams.lag;
  * @param logEnd        log end offset (high watermark)
  * @param lastStable    last stable offset (what a read_committed consumer may read up to)
  * @param dataRecordsBehind data records (not transaction control markers) at offsets in
- *                      [committed, logEnd), counted by reading them read_uncommitted
+ *                      [committed, logEnd), counted by reading them read_uncommitted; {@link #UNKNOWN} where the
+ *                      gap was larger than the probe reads
  */
 public record PartitionLag(String group, String topic, int partition, long committed, long logEnd,
                            long lastStable, long dataRecordsBehind) {
+
+    /** {@link #dataRecordsBehind()} of a gap that was not read. */
+    public static final long UNKNOWN = -1;
 
     /** @return log end offset − committed offset: the lag kafka-consumer-groups shows */
     public long lag() {
@@ -31,6 +35,6 @@ public record PartitionLag(String group, String topic, int partition, long commi
      *     when a consumer commits last offset + 1 instead of its position
      */
     public boolean onlyMarkersBehind() {
-        return lag() > 0 && dataRecordsBehind == 0;
+        return lag() > 0 && dataRecordsBehind == 0;   // UNKNOWN (a gap not read) is not 0
     }
 }

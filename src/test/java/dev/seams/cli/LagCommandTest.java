@@ -1,0 +1,53 @@
+package dev.seams.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.seams.lag.LagProbe;
+import dev.seams.lag.PartitionLag;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+class LagCommandTest {
+
+    private static final PartitionLag AT_REST_BEHIND_A_MARKER = new PartitionLag("ds-sink", "customer.totals", 0, 6, 7, 7, 0);
+    private static final PartitionLag FAR_BEHIND = new PartitionLag("ds-sink", "customer.totals", 1, 100, 50_100, 50_100, PartitionLag.UNKNOWN);
+
+    @Test
+    void theColumnsOfKafkaConsumerGroupsComeFirstInTheirOrder() {
+        String table = LagProbe.format(List.of(AT_REST_BEHIND_A_MARKER, FAR_BEHIND),
+                Map.of(new TopicPartition("customer.totals", 0), new LagProbe.Owner("ds-sink-totals-1", "/10.0.0.7", "ds-sink-totals")));
+        List<String> header = List.of(table.lines().findFirst().orElseThrow().trim().split("\\s+"));
+
+        assertThat(header.subList(0, 9)).containsExactly("GROUP", "TOPIC", "PARTITION", "CURRENT-OFFSET", "LOG-END-OFFSET", "LAG",
+                "CONSUMER-ID", "HOST", "CLIENT-ID");
+        assertThat(header.subList(9, 12)).containsExactly("LAST-STABLE-OFFSET", "LAG-TO-LSO", "DATA-BEHIND");
+        List<String> owned = List.of(table.lines().skip(1).findFirst().orElseThrow().trim().split("\\s+"));
+        assertThat(owned.subList(0, 12)).containsExactly("ds-sink", "customer.totals", "0", "6", "7", "1", "ds-sink-totals-1",
+                "/10.0.0.7", "ds-sink-totals", "7", "1", "0");
+        assertThat(table.lines().skip(1).findFirst().orElseThrow()).endsWith("(control markers only)");
+        List<String> unread = List.of(table.lines().skip(2).findFirst().orElseThrow().trim().split("\\s+"));
+        assertThat(unread).containsExactly("ds-sink", "customer.totals", "1", "100", "50100", "50000", "-", "-", "-", "50100", "50000", "-");
+    }
+
+    @Test
+    void aLagAboveTheThresholdIsItsOwnExitStatus() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        List<PartitionLag> lags = List.of(AT_REST_BEHIND_A_MARKER, FAR_BEHIND);
+
+        assertThat(LagCommand.judge("ds-sink", lags, null, new PrintStream(err))).isEqualTo(ExitStatus.OK);
+        assertThat(LagCommand.judge("ds-sink", lags, 50_001L, new PrintStream(err))).isEqualTo(ExitStatus.OK);
+        assertThat(LagCommand.judge("ds-sink", lags, 50_000L, new PrintStream(err))).isEqualTo(ExitStatus.LAG_ABOVE);
+        assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("group ds-sink: lag 50001 above --fail-above 50000" + System.lineSeparator());
+    }
+
+    @Test
+    void theExitStatusesAreListedInHelp() {
+        String help = SeamsCli.commandLine().getSubcommands().get("lag").getUsageMessage();
+        assertThat(help).contains("6 a group's lag above --fail-above").contains("(default: 10000)").contains("--fail-above=N");
+    }
+}
