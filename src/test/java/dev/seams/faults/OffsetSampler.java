@@ -50,6 +50,7 @@ public final class OffsetSampler implements AutoCloseable {
     private final ClickHouse ch;
     private final String group;
     private final String storedQuery;
+    private final Map<Integer, Long> from;
     private final List<Sample> samples = new ArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "offset-sampler");
@@ -63,19 +64,23 @@ public final class OffsetSampler implements AutoCloseable {
      * @param group the sink's consumer group on {@code customer.totals}
      */
     public OffsetSampler(Topics topics, ClickHouse ch, String group) {
-        this(topics, ch, group, "raw_totals");
+        this(topics, ch, group, "raw_totals", Map.of());
     }
 
     /**
-     * Starts sampling a sink that writes another raw table (a twin's, in a scratch database: {@link OffsetTwin}).
+     * Starts sampling a sink that writes another raw table from given offsets on (a twin's, in a scratch database,
+     * its group set to the topic's end first: {@link OffsetTwin}). Only data records at or after {@code from} are
+     * judged: what lies before was never the sink's to write, and its empty table would otherwise count it.
      *
      * @param group    the sink's consumer group on {@code customer.totals}
      * @param rawTable its raw table, e.g. {@code offset_twin.raw_totals}
+     * @param from     partition → the first offset the sink reads (a partition not named: from 0)
      */
-    public OffsetSampler(Topics topics, ClickHouse ch, String group, String rawTable) {
+    public OffsetSampler(Topics topics, ClickHouse ch, String group, String rawTable, Map<Integer, Long> from) {
         this.topics = topics;
         this.ch = ch.withTimeout(STORAGE_TIMEOUT);
         this.group = group;
+        this.from = Map.copyOf(from);
         this.storedQuery = "SELECT kafka_partition, max(kafka_offset) FROM " + rawTable + " GROUP BY kafka_partition";
         timer.scheduleWithFixedDelay(this::sample, 0, PERIOD_MS, TimeUnit.MILLISECONDS);
     }
@@ -102,15 +107,18 @@ public final class OffsetSampler implements AutoCloseable {
 
     /**
      * Stops sampling and judges every reading against the data records of {@code customer.totals}
-     * (read_committed, read now).
+     * (read_committed, read now) at or after the sampler's first offsets.
      *
      * @return the verdict
      */
     public Result result() {
         close();
         Map<Integer, NavigableSet<Long>> data = new HashMap<>();
-        topics.readAll(Stand.CUSTOMER_TOTALS, "read_committed",
-                r -> data.computeIfAbsent(r.partition(), p -> new TreeSet<>()).add(r.offset()));
+        topics.readAll(Stand.CUSTOMER_TOTALS, "read_committed", r -> {
+            if (r.offset() >= from.getOrDefault(r.partition(), 0L)) {
+                data.computeIfAbsent(r.partition(), p -> new TreeSet<>()).add(r.offset());
+            }
+        });
         synchronized (samples) {
             return judge(samples, data);
         }

@@ -10,11 +10,15 @@ import dev.seams.sink.OffsetFault;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
+import dev.seams.stand.Futures;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The twin of B5's offset sampler ({@link OffsetSampler}: the sink's committed offsets never pass a record ClickHouse
@@ -59,7 +63,10 @@ public final class OffsetTwin implements AutoCloseable {
      */
     public static OffsetTwin start(StandContext s) {
         ClickHouseTarget tables = s.ch().scratch(DATABASE, "raw_totals", "customer_totals").withTimeout(CLICKHOUSE_TIMEOUT);
-        s.topics().resetGroup(GROUP, s.topics().endOffsets(Stand.CUSTOMER_TOTALS));
+        Map<TopicPartition, Long> end = s.topics().endOffsets(Stand.CUSTOMER_TOTALS);
+        s.topics().resetGroup(GROUP, end);
+        Map<Integer, Long> from = new HashMap<>();
+        end.forEach((tp, offset) -> from.put(tp.partition(), offset));
         Sink sink = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS, o -> o.withGroupId(GROUP).withClickhouse(tables)
                 .withRunFor(Duration.ofMinutes(30)).withOffsetFault(OffsetFault.COMMIT_BEFORE_WRITE)));
         CompletableFuture<SinkSummary> run = CompletableFuture.supplyAsync(sink::run, runnable -> {
@@ -67,7 +74,7 @@ public final class OffsetTwin implements AutoCloseable {
             t.setDaemon(true);
             t.start();
         });
-        return new OffsetTwin(s, sink, run, new OffsetSampler(s.topics(), s.ch(), GROUP, DATABASE + ".raw_totals"));
+        return new OffsetTwin(s, sink, run, new OffsetSampler(s.topics(), s.ch(), GROUP, DATABASE + ".raw_totals", from));
     }
 
     /**
@@ -82,8 +89,7 @@ public final class OffsetTwin implements AutoCloseable {
                 .ignoreExceptions().until(() -> probe.describe(GROUP, Stand.CUSTOMER_TOTALS).stream()
                         .allMatch(l -> l.dataRecordsBehind() == 0));
         OffsetSampler.Result offsets = sampler.result();
-        sink.stop();
-        e.figure("twin_sink", run.join().line());
+        e.figure("twin_sink", stop().line());
         e.figure("twin_offset_samples_judged", offsets.judged());
         e.negativeControl("twin_offsets_ahead_of_clickhouse", offsets.violations(), Anomaly.LOST,
                 "the twin sink (" + GROUP + ", tables in " + DATABASE + "), which commits each batch's offsets before its "
@@ -91,9 +97,20 @@ public final class OffsetTwin implements AutoCloseable {
                         + "the sampler that holds the real sink to 0" + (offsets.examples().isEmpty() ? "" : ": " + offsets.examples()));
     }
 
+    /** Stops the twin and drops its scratch database (its group stays, at its last commit). */
     @Override
     public void close() {
         sampler.close();
+        try {
+            stop();
+        } finally {
+            s.ch().execute("DROP DATABASE IF EXISTS " + DATABASE);
+        }
+    }
+
+    /** @return the twin's summary once its run ended, within a minute of the stop */
+    private SinkSummary stop() {
         sink.stop();
+        return Futures.get(run, Duration.ofMinutes(1), "the offset twin did not stop");
     }
 }

@@ -35,8 +35,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * Group membership changes stop nothing (claim B12), with the sink's defaults: a first sink instance drains a backlog
  * while a second instance of the same group joins and leaves three times ({@link MembershipDrain}: the backlog, the
- * stays, where they landed and the drain's checks). After the three stays the first instance, alone again, is removed
- * from the group by the Admin API so that a commit of it fails, and must go on (B12[failing commit]). Then a holder (a third instance,
+ * stays, where they landed and the drain's checks). After the second stay the first instance, alone again, is removed
+ * from the group by the Admin API so that a commit of it fails, and must go on (B12[failing commit]). After the three
+ * stays a holder (a third instance,
  * {@value #HOLDER_DELAY_MS} ms before each batch) joins and keeps its partitions behind until the first instance's own
  * are caught up: the first, run with {@code --until-caught-up}, must go on polling (it judges the whole group,
  * {@code sink/PollSession}); the holder then leaves and the first drains what it held. Expected: the first instance
@@ -51,6 +52,11 @@ class MembershipIT {
     private static final String GROUP = MembershipDrain.GROUP;
     /** This claim's own customers, 1201..1260. */
     private static final int FIRST_CUSTOMER = 1201;
+    /**
+     * The stay after which the first instance, alone again, is removed from the group (a forced failing commit): the
+     * second, so that the third stay and the holder still find the drain under way.
+     */
+    private static final double REMOVE_AFTER_STAY = MembershipDrain.CHANGES_AT[1];
 
     @Test
     @Claim(id = "B12", title = "Group membership changes stop nothing", exercises = {"sink/Sink", "sink/PollSession",
@@ -59,13 +65,16 @@ class MembershipIT {
         MembershipDrain drain = MembershipDrain.seed(s, FIRST_CUSTOMER, UnaryOperator.identity());
         ExecutorService threads = Executors.newCachedThreadPool();
         MembershipDrain.Stays stays;
-        Removal removal;
+        Removal[] removal = {null};
         Hold hold;
         SinkSummary first = null;
         String outcome;
         try {
-            stays = drain.start(threads);
-            removal = removeFirst(s, drain, stays.firstRun());
+            stays = drain.start(threads, (target, firstRun) -> {
+                if (target == REMOVE_AFTER_STAY) {
+                    removal[0] = removeFirst(s, drain, firstRun);
+                }
+            });
             hold = holdBehind(s, threads, stays.firstRun());
             try {
                 first = stays.firstRun().get(3, TimeUnit.MINUTES);
@@ -87,7 +96,7 @@ class MembershipIT {
         e.check("first_instance_ended_while_the_group_was_behind", hold.firstEnded()).isEqualTo(false,
                 "--until-caught-up ends a run when the whole group caught up, not only the member's own partitions "
                         + "(a member whose own are caught up while another member holds partitions behind keeps polling)");
-        recordRemoval(e.part("failing commit"), removal, first);
+        recordRemoval(e.part("failing commit"), removal[0], first);
         List<SinkSummary> others = new ArrayList<>(stays.changes().stream().map(c -> c.result().second()).toList());
         others.add(hold.holder());
         drain.check(e, first, outcome, others);
@@ -109,7 +118,7 @@ class MembershipIT {
     }
 
     /**
-     * A failing offset commit, forced (issue 36): the first instance, alone again after the stays, is removed from the
+     * A failing offset commit, forced (issue 36): the first instance, alone again after a stay, is removed from the
      * group (Admin API {@code removeMembersFromConsumerGroup}, KIP-571) while it drains; the commit of its batch in hand
      * carries a member the coordinator no longer knows and fails. Then the test waits until it rejoined.
      *
@@ -150,7 +159,7 @@ class MembershipIT {
         } else if (first.commitErrors() == 0) {
             part.unverified("no offset commit of the first instance failed after its removal: the failing path did not run");
         }
-        part.note("The first instance, alone in the group after the stays, is removed by the Admin API "
+        part.note("The first instance, alone in the group after the second stay, is removed by the Admin API "
                 + "(removeMembersFromConsumerGroup, KIP-571) while it drains: the commit of its batch in hand names a member "
                 + "the coordinator no longer knows and fails (sink/OffsetCommitter counts it, keeps or drops the offsets), "
                 + "the consumer rejoins at its next poll and the run goes on. " + part.partOf() + " bounds the rows written "

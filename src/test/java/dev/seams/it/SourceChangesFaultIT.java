@@ -66,8 +66,10 @@ class SourceChangesFaultIT {
             pg.insertOrder(FIRST_CUSTOMER + i % CUSTOMERS, BigDecimal.valueOf(1000 + i * 37L, 2));
         }
         s.settle();
-        e.check("shipped_truncate_trigger", pg.longs("SELECT count(*) FROM pg_trigger WHERE tgname = '" + TRIGGER + "'").get(0))
-                .isEqualTo(1L, "the shipped DDL turns a TRUNCATE of orders into the deletion of every row (" + TRIGGER + ")");
+        e.check("shipped_truncate_trigger", pg.longs("SELECT count(*) FROM pg_trigger WHERE tgname = '" + TRIGGER
+                        + "' AND tgrelid = 'orders'::regclass AND tgenabled = 'O'").get(0))
+                .isEqualTo(1L, "the shipped DDL turns a TRUNCATE of orders into the deletion of every row (" + TRIGGER
+                        + " on orders, enabled)");
         try (SavedOrders before = SavedOrders.save(pg, "orders_before_b13")) {
             Map<TopicPartition, Long> start = s.topics().endOffsets(Stand.ORDERS_EVENTS);
             e.figure("orders_truncated", before.orderIds().size());
