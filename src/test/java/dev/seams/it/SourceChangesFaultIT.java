@@ -77,8 +77,12 @@ class SourceChangesFaultIT {
             pg.execute("TRUNCATE orders");
             List<Long> after = List.of(pg.insertOrder(FIRST_CUSTOMER, new BigDecimal("12.34")),
                     pg.insertOrder(FIRST_CUSTOMER + 1, new BigDecimal("0.01")), pg.insertOrder(NEW_CUSTOMER, new BigDecimal("99.99")));
-            // then: a delete event for every truncated order, and FINAL equals PostgreSQL (the truncated customers 0/0.00)
-            s.settle();
+            // then: a delete event for every truncated order, ds-streams' totals and FINAL equal PostgreSQL (the truncated
+            // customers 0/0.00)
+            awaitStreamsProcessed(s, NEW_CUSTOMER);
+            e.check("customers_differing_from_pg_in_customer_totals", Reconciliation.customers(pg.truth(), s.topics().latestTotals())
+                    .differences().size()).isZero("customers whose latest totals in customer.totals differ from PostgreSQL once "
+                    + "ds-streams processed the orders written after the TRUNCATE");
             List<OrderEvents.Event> events = OrderEvents.read(s.topics(), start);
             KeyCounts<Long> deletes = KeyCounts.of(before.orderIds(), OrderEvents.deletedOrderIds(events));
             e.check("truncated_orders_without_a_delete_event", deletes.missing())
@@ -138,12 +142,8 @@ class SourceChangesFaultIT {
             } finally {
                 pg.execute("ALTER TABLE orders ENABLE TRIGGER " + TRIGGER);
             }
-            pg.insertOrder(TWIN_MARKER_CUSTOMER, new BigDecimal("2.00"));   // a customer of its own: in customer.totals once processed
-            await("ds-streams processed the order written after the twin's TRUNCATE").atMost(Duration.ofMinutes(2))
-                    .pollInterval(Duration.ofMillis(250)).ignoreExceptions()
-                    .until(() -> topics.latestTotals().containsKey(TWIN_MARKER_CUSTOMER)
-                            && topics.lag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS) == 0
-                            && topics.lag(Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC) == 0);
+            pg.insertOrder(TWIN_MARKER_CUSTOMER, new BigDecimal("2.00"));
+            awaitStreamsProcessed(s, TWIN_MARKER_CUSTOMER);
             List<OrderEvents.Event> events = OrderEvents.read(topics, start);
             e.figure("twin_orders_truncated", truncated.orderIds().size());
             e.figure("twin_events_after_its_truncate", events.size());
@@ -152,6 +152,19 @@ class SourceChangesFaultIT {
                     "the same TRUNCATE with " + TRIGGER + " disabled (what Debezium does by itself: no event): customers whose "
                             + "latest totals in customer.totals differ from PostgreSQL once ds-streams processed a later order");
         }
+    }
+
+    /**
+     * Waits until ds-streams processed everything written so far: the last order written is the first of a customer
+     * of its own, whose totals appear in customer.totals once processed, and ds-streams has no lag left then.
+     */
+    private static void awaitStreamsProcessed(StandContext s, int lastOrdersCustomer) {
+        Topics topics = s.topics();
+        await("ds-streams processed the orders written after the TRUNCATE").atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                .until(() -> topics.latestTotals().containsKey(lastOrdersCustomer)
+                        && topics.lag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS) == 0
+                        && topics.lag(Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC) == 0);
     }
 
     /** @return the order ids of the events with one of these operations, duplicates kept */
