@@ -231,7 +231,12 @@ final class MembershipDrain {
 
     /** @return data records of customer.totals behind ds-sink's committed offsets, read (LagProbe) */
     static long dataBehind(Topics topics) {
-        return topics.lagProbe().describe(GROUP, Stand.CUSTOMER_TOTALS).stream().mapToLong(PartitionLag::dataRecordsBehind).sum();
+        return dataBehind(topics, GROUP);
+    }
+
+    /** @return data records of customer.totals behind the group's committed offsets, read (LagProbe) */
+    static long dataBehind(Topics topics, String group) {
+        return topics.lagProbe().describe(group, Stand.CUSTOMER_TOTALS).stream().mapToLong(PartitionLag::dataRecordsBehind).sum();
     }
 
     /** @return raw_totals rows of the drain's customers, counted per backlog position ({@code kafka_partition@kafka_offset}) */
@@ -276,10 +281,10 @@ final class MembershipDrain {
         part.figure("records_behind_at_leave", c.behindAtLeave());
         part.figure("second_instance_summary", c.second().line());
         part.figure("seconds", c.seconds());
-        if (Double.isNaN(c.drainedAtRebalance())) {
-            part.unverified("the rebalance of the second instance's join was never seen");
-        } else if (FaultSchedule.offPoint(shot.target(), c.drainedAtRebalance()) != null) {
-            part.unverified("the rebalance of the second instance's join " + FaultSchedule.offPoint(shot.target(), c.drainedAtRebalance()));
+        String offPoint = Double.isNaN(c.drainedAtRebalance()) ? "was never seen"
+                : FaultSchedule.offPoint(shot.target(), c.drainedAtRebalance());
+        if (offPoint != null) {
+            part.unverified("the rebalance of the second instance's join " + offPoint);
         }
         if (c.behindAtJoin() == 0 || c.behindAtLeave() == 0) {
             part.unverified("the group had no record behind at the " + (c.behindAtJoin() == 0 ? "join" : "leave")

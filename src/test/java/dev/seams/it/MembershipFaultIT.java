@@ -2,7 +2,6 @@ package dev.seams.it;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.seams.lag.PartitionLag;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -116,7 +115,7 @@ class MembershipFaultIT {
         s.pg().execute("INSERT INTO orders (customer_id, amount) SELECT " + STOP_FIRST_CUSTOMER + " + g % " + MembershipDrain.CUSTOMERS
                 + ", (100 + g * 37 % 9901) / 100.0 FROM generate_series(0, " + (STOP_ORDERS - 1) + ") g");
         s.settle();
-        long records = topics.lagProbe().describe(STOP_GROUP, Stand.CUSTOMER_TOTALS).stream().mapToLong(PartitionLag::dataRecordsBehind).sum();
+        long records = MembershipDrain.dataBehind(topics, STOP_GROUP);
         // when: a run with --commit-interval 5s writes all of it and is stopped gracefully at once
         Sink sink = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS, o -> o.withGroupId(STOP_GROUP)
                 .withCommitInterval(COMMIT_INTERVAL).withRunFor(Duration.ofMinutes(2))));

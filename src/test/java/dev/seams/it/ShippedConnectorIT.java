@@ -7,11 +7,9 @@ import dev.seams.faults.Fault;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.FaultNotObservedException;
-import dev.seams.sink.SinkMode;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.KeyCounts;
 import dev.seams.stand.Pg;
-import dev.seams.stand.Reconciliation;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.truth.OrderEvents;
@@ -117,9 +115,7 @@ class ShippedConnectorIT {
     /** customer_totals FINAL, written from the start of customer.totals, against PostgreSQL per customer. */
     private static void recordFinal(ClaimEvidence e, StandContext s) {
         s.settle();
-        s.ch().truncate("raw_totals", "customer_totals");
-        e.figure("totals_summary", s.sink(SinkMode.TOTALS, o -> o.withFromStart(true)).line());
-        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL");
+        FinalFromStart.record(e, s, "PostgreSQL vs customer_totals FINAL");
     }
 
     private static String join(List<Long> ids) {

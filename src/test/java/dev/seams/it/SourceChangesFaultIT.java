@@ -9,7 +9,6 @@ import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.FaultNotObservedException;
-import dev.seams.sink.SinkMode;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.KeyCounts;
 import dev.seams.stand.Pg;
@@ -21,7 +20,6 @@ import dev.seams.stand.Topics;
 import dev.seams.truth.OrderEvents;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -89,7 +87,7 @@ class SourceChangesFaultIT {
                     .isZero("every order the TRUNCATE removed has its deletion event in orders.events (__deleted true, the old row)");
             e.figure("events_after_the_truncate", events.size());
             e.figure("orders_after_the_truncate", after.size());
-            recordFinal(e, s, "PostgreSQL vs customer_totals FINAL after the TRUNCATE");
+            FinalFromStart.record(e, s, "PostgreSQL vs customer_totals FINAL after the TRUNCATE");
             restarted(e.part("after restarts"), s, before.orderIds());
             twin(e, s);
         }
@@ -119,9 +117,9 @@ class SourceChangesFaultIT {
         s.settle();
         List<OrderEvents.Event> events = OrderEvents.read(s.topics(), start);
         Set<Long> gone = Set.copyOf(truncated);
-        part.check("truncated_orders_back_after_the_restarts", ids(events, Set.of("r", "c", "u")).stream().filter(gone::contains).count())
+        part.check("truncated_orders_back_after_the_restarts", OrderEvents.orderIds(events, Set.of("r", "c", "u")).stream().filter(gone::contains).count())
                 .isZero("events after the restarts that bring a truncated order back (a snapshot read, an insert or an update)");
-        recordFinal(part, s, "PostgreSQL vs customer_totals FINAL after the restarts");
+        FinalFromStart.record(part, s, "PostgreSQL vs customer_totals FINAL after the restarts");
     }
 
     /**
@@ -167,17 +165,4 @@ class SourceChangesFaultIT {
                         && topics.lag(Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC) == 0);
     }
 
-    /** @return the order ids of the events with one of these operations, duplicates kept */
-    private static List<Long> ids(List<OrderEvents.Event> events, Set<String> ops) {
-        List<Long> ids = new ArrayList<>();
-        events.stream().filter(ev -> ev.carriesOrder() && ops.contains(ev.op())).forEach(ev -> ids.add(ev.orderId()));
-        return ids;
-    }
-
-    /** customer_totals FINAL, written from the start of customer.totals, against PostgreSQL per customer. */
-    private static void recordFinal(ClaimEvidence e, StandContext s, String title) {
-        s.ch().truncate("raw_totals", "customer_totals");
-        e.figure("totals_summary", s.sink(SinkMode.TOTALS, o -> o.withFromStart(true)).line());
-        Reconciliation.customerTotalsFinal(s.stand()).record(e, title);
-    }
 }

@@ -56,6 +56,11 @@ public final class OrderEvents {
         return events.stream().map(Event::deletes).filter(java.util.Objects::nonNull).toList();
     }
 
+    /** @return the order ids of the events that carry an order with one of these operations, duplicates kept */
+    public static List<Long> orderIds(List<Event> events, java.util.Set<String> ops) {
+        return orderIds(events.stream().filter(ev -> ops.contains(ev.op())).toList());
+    }
+
     /** @return the order ids of the events that carry an order, duplicates kept */
     public static List<Long> orderIds(List<Event> events) {
         return events.stream().filter(Event::carriesOrder).map(Event::orderId).toList();

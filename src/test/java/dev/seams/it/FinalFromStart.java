@@ -1,0 +1,23 @@
+package dev.seams.it;
+
+import dev.seams.report.ClaimEvidence;
+import dev.seams.sink.SinkMode;
+import dev.seams.stand.Reconciliation;
+import dev.seams.stand.StandContext;
+
+/** customer_totals FINAL written afresh from the start of customer.totals, against PostgreSQL per customer. */
+final class FinalFromStart {
+
+    private FinalFromStart() {
+    }
+
+    /**
+     * Empties raw_totals and customer_totals, runs the sink from the topic's start until caught up, and records its
+     * summary ({@code totals_summary}) and the reconciliation of FINAL with PostgreSQL under {@code title}.
+     */
+    static void record(ClaimEvidence e, StandContext s, String title) {
+        s.ch().truncate("raw_totals", "customer_totals");
+        e.figure("totals_summary", s.sink(SinkMode.TOTALS, o -> o.withFromStart(true)).line());
+        Reconciliation.customerTotalsFinal(s.stand()).record(e, title);
+    }
+}
