@@ -26,16 +26,23 @@ import picocli.CommandLine.Parameters;
  * not compared — neither worse nor passed — and counted apart in the summary.
  *
  * <p>Exit status: 0 when no claim got worse; 1 when a claim that PASSed before does not PASS after
- * (or is missing after) — a failed upgrade gate; 2 when a file cannot be read or is not a report.
+ * (or is missing after) — a failed upgrade gate; 2 when a file cannot be read or is not a report; with {@code --gate},
+ * 3 when none got worse but some were not compared (the upgrade gate has not seen that tier's evidence, e.g. the
+ * candidate ran without {@code -Pfaults}: docs/profiles.md).
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = "Compare two guarantees.json reports: claims whose verdict or figures changed.")
+        description = "Compare two guarantees.json reports: claims whose verdict or figures changed.",
+        footer = {"", "Exit status: 0 no claim worse;",
+            "1 a claim that passed before does not pass (or is missing) after;",
+            "2 a file is not a readable report; 3 (--gate) none worse, but claims not compared."})
 public final class CompareCommand implements Callable<Integer> {
 
     /** Exit status when some claim that passed before does not pass after. */
     public static final int WORSE = 1;
     /** Exit status when a report cannot be read. */
     public static final int UNREADABLE = 2;
+    /** Exit status with {@code --gate} when no claim got worse but some were not compared (their tier did not run after). */
+    public static final int NOT_COMPARED = 3;
 
     private static final String PASS = "PASS";
     /** Sections of a claim compared field by field → the word that prefixes a change. */
@@ -52,14 +59,19 @@ public final class CompareCommand implements Callable<Integer> {
             description = "figure names to leave out of the comparison, e.g. '.*(seconds|_ms|summary)$' for timings")
     Pattern ignore;
 
+    @Option(names = "--gate", description = "the upgrade gate: also fail (exit 3) when claims of the earlier report "
+            + "were not compared because their tier did not run after (e.g. the candidate ran without -Pfaults)")
+    boolean gate;
+
     /**
      * What two reports differ in.
      *
      * @param lines        the human-readable differences, one per line
      * @param changed      claims with any difference (verdict, figures, expected, anomalies)
      * @param worse        claims that passed before and do not pass (or are missing) after
+     * @param notCompared  claims of the earlier report whose tier did not run after: neither worse nor passed
      */
-    public record Comparison(List<String> lines, int changed, List<String> worse) {
+    public record Comparison(List<String> lines, int changed, List<String> worse, List<String> notCompared) {
     }
 
     @Override
@@ -78,7 +90,24 @@ public final class CompareCommand implements Callable<Integer> {
         out.println("before: " + before + " (profile " + b.path("profile").asText("?") + ", " + b.path("generated_at").asText("?") + ")");
         out.println("after:  " + after + " (profile " + a.path("profile").asText("?") + ", " + a.path("generated_at").asText("?") + ")");
         comparison.lines().forEach(out::println);
-        return comparison.worse().isEmpty() ? 0 : WORSE;
+        return status(comparison, gate);
+    }
+
+    /**
+     * @param comparison what two reports differ in
+     * @param gate       whether claims not compared fail ({@code --gate})
+     * @return {@value #WORSE} if a claim got worse; else {@value #NOT_COMPARED} if gated and some were not compared; else 0
+     */
+    static int status(Comparison comparison, boolean gate) {
+        if (!comparison.worse().isEmpty()) {
+            return WORSE;
+        }
+        if (gate && !comparison.notCompared().isEmpty()) {
+            System.err.println("compare: --gate: " + comparison.notCompared().size() + " claims not compared (their tier "
+                    + "did not run after): " + comparison.notCompared());
+            return NOT_COMPARED;
+        }
+        return 0;
     }
 
     private static JsonNode read(Path file) throws IOException {
@@ -167,7 +196,7 @@ public final class CompareCommand implements Callable<Integer> {
                 + (worse.isEmpty() ? "" : " " + worse)
                 + (notCompared.isEmpty() ? "" : ", " + notCompared.size() + " not compared (their tier did not run after: "
                 + "no verdict either way)"));
-        return new Comparison(lines, changed, worse);
+        return new Comparison(lines, changed, worse, notCompared);
     }
 
     private static Map<String, JsonNode> byId(JsonNode report) {

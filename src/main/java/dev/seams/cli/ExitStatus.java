@@ -4,8 +4,9 @@ import dev.seams.inbox.CrashSwitch;
 import dev.seams.sink.RunStoppedException;
 
 /**
- * The exit statuses of {@code seams sink}, {@code seams inbox} and {@code seams lag} (docs/sink.md, "Error classes and exit statuses"). Each
- * names one outcome, so a supervisor can tell "run again" from "fix something first".
+ * The exit statuses of every {@code seams} command (docs/sink.md, "Error classes and exit statuses"). Each names one
+ * outcome, so a supervisor can tell "run again" from "fix something first"; {@code seams compare} adds its own
+ * ({@link CompareCommand}).
  */
 public final class ExitStatus {
 
@@ -13,7 +14,7 @@ public final class ExitStatus {
     public static final int OK = 0;
     /**
      * The run window ended while a batch was still uncommitted after retriable failures (write or
-     * offset commit); the next run re-reads it. Also picocli's status for an unexpected exception.
+     * offset commit); the next run re-reads it.
      */
     public static final int UNCOMMITTED = 1;
     /** Invalid command line (unknown option, bad value): picocli's usage error. */
@@ -26,6 +27,10 @@ public final class ExitStatus {
     public static final int PERMANENT_WRITE = 5;
     /** {@code seams lag --fail-above N}: a group's lag (log end − committed, summed over its partitions) is above N. */
     public static final int LAG_ABOVE = 6;
+    /** {@code seams seed}: PostgreSQL refused the connection or the insert; nothing committed. */
+    public static final int SEED_REFUSED = 7;
+    /** An unexpected error (a bug, or an exception no outcome above names): the stack trace on stderr (sysexits' EX_SOFTWARE). */
+    public static final int UNEXPECTED = 70;
     /** FAULT INJECTION: the inbox's {@code --crash-at} killed the process with SIGKILL (128 + 9). */
     public static final int CRASHED = CrashSwitch.SIGKILL_EXIT;
 

@@ -1,7 +1,9 @@
 package dev.seams.cli;
 
 import dev.seams.cli.options.HumanDuration;
+import dev.seams.cli.options.KafkaConnection;
 import dev.seams.cli.options.Membership;
+import dev.seams.cli.options.RunWindowOptions;
 import dev.seams.inbox.CrashPoint;
 import dev.seams.inbox.CrashSwitch;
 import dev.seams.inbox.InboxMode;
@@ -9,6 +11,7 @@ import dev.seams.inbox.InboxOptions;
 import dev.seams.inbox.InboxSink;
 import dev.seams.inbox.InboxSummary;
 import dev.seams.sink.RunStoppedException;
+import dev.seams.sink.RunWindow;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -29,21 +32,21 @@ import picocli.CommandLine.Option;
  * run re-reads it); 2 for an invalid command line; 3 at a record that is not an order event (nothing
  * of its poll committed); 4 at a fatal Kafka error; 5 at a permanent database error (data exception,
  * constraint violation, undefined table, privilege, authentication), the poll's position on stderr;
- * 137 when the fault-injection switch {@code --crash-at} fired.
+ * 70 at an unexpected error; 137 when the fault-injection switch {@code --crash-at} fired.
  */
 @Command(name = "inbox", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Sink mode inbox: orders.events into PostgreSQL order_ledger exactly-once, "
                 + "via stored offsets and a processed-keys table in the same transaction (or --mode plain: at-least-once).",
         footer = {"", "Exit status: 0 clean run; 1 a poll left uncommitted after retriable failures;",
             "2 usage error; 3 a record that is not an order event; 4 fatal Kafka error;",
-            "5 permanent database error (position printed); 137 --crash-at fired."})
+            "5 permanent database error (position printed); 70 unexpected error;", "137 --crash-at fired."})
 public final class InboxCommand implements Callable<Integer> {
 
     /** Exit status for a record that is not an order event ({@link ExitStatus#UNPROCESSABLE_RECORD}). */
     public static final int UNPROCESSABLE_EXIT = ExitStatus.UNPROCESSABLE_RECORD;
 
-    @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers")
-    String bootstrapServers;
+    @Mixin
+    KafkaConnection kafka = new KafkaConnection();
 
     @Option(names = "--jdbc-url", required = true,
             description = "target database, e.g. jdbc:postgresql://localhost:5432/ledger?currentSchema=inbox")
@@ -77,16 +80,8 @@ public final class InboxCommand implements Callable<Integer> {
                     + "by source LSN (default: ${DEFAULT-VALUE})")
     int keepFactor;
 
-    @Option(names = "--for", converter = HumanDuration.class, description = "run this long, e.g. 15s")
-    Duration runFor;
-
-    @Option(names = "--until-idle", converter = HumanDuration.class,
-            description = "stop after this long with nothing to read, e.g. 5s (the default: 5s)")
-    Duration untilIdle;
-
-    @Option(names = "--until-caught-up", description = "stop once the end offsets of the assigned partitions, "
-            + "as read at the start, are reached")
-    boolean untilCaughtUp;
+    @Mixin
+    RunWindowOptions runWindow = new RunWindowOptions();
 
     @Option(names = "--isolation", defaultValue = "read_committed", description = "read_committed | read_uncommitted")
     String isolation;
@@ -124,13 +119,14 @@ public final class InboxCommand implements Callable<Integer> {
      * @throws IllegalArgumentException for an invalid option value (exit status 2 through {@link SeamsCli})
      */
     InboxOptions options() {
-        boolean noWindow = runFor == null && untilIdle == null && !untilCaughtUp;
+        RunWindow window = runWindow.window();
         CrashSwitch crash = new CrashSwitch(faults.crashAt == null ? null : CrashPoint.fromCliName(faults.crashAt),
                 faults.crashAfterPolls);
-        return new InboxOptions(bootstrapServers, jdbcUrl, user,
+        return new InboxOptions(kafka.bootstrapServers(), jdbcUrl, user,
                 Secrets.resolve(password, passwordFile, Secrets.PG_ENV, env, "test"), topic, group,
-                InboxMode.fromCliName(mode), commitSize, keepFactor, runFor, noWindow ? Duration.ofSeconds(5) : untilIdle,
-                isolation, membership.instanceId(), membership.sessionTimeout(), crash, untilCaughtUp, faults.keyByOrderId);
+                InboxMode.fromCliName(mode), commitSize, keepFactor, window.runFor(), window.untilIdle(),
+                isolation, membership.instanceId(), membership.sessionTimeout(), crash, window.untilCaughtUp(), faults.keyByOrderId,
+                kafka.clientConfig());
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.seams.cli;
 
+import dev.seams.cli.options.KafkaConnection;
+import dev.seams.kafka.KafkaClientConfig;
 import dev.seams.lag.LagProbe;
 import dev.seams.lag.PartitionLag;
 import java.io.PrintStream;
@@ -9,24 +11,25 @@ import java.util.concurrent.Callable;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * {@code seams lag}: consumer groups' lag per partition ({@link LagProbe}, claim G12), in the columns of
  * {@code kafka-consumer-groups --describe} and their order, then the last stable offset, the lag against it and the
  * data records behind. The table goes to stdout. Exit status: 0, or {@value ExitStatus#LAG_ABOVE} when a group's lag
- * is above {@code --fail-above} (a CI threshold); 1 for an unexpected error (e.g. the broker did not answer);
+ * is above {@code --fail-above} (a CI threshold); {@value ExitStatus#UNEXPECTED} for an unexpected error (e.g. the broker did not answer);
  * {@value ExitStatus#USAGE} for an invalid command line.
  */
 @Command(name = "lag", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Lag per partition of consumer groups (kafka-consumer-groups --describe's columns first), with the "
                 + "last stable offset and the data records behind: a lag made only of transaction markers is marked.",
-        footer = {"", "Exit status: 0 every group at or below --fail-above (or no threshold); 1 unexpected error;",
-            "2 usage error; 6 a group's lag above --fail-above."})
+        footer = {"", "Exit status: 0 every group at or below --fail-above (or no threshold);",
+            "2 usage error; 6 a group's lag above --fail-above;", "70 unexpected error (e.g. the broker did not answer)."})
 public final class LagCommand implements Callable<Integer> {
 
-    @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers")
-    String bootstrapServers;
+    @Mixin
+    KafkaConnection kafka = new KafkaConnection();
 
     @Option(names = "--group", defaultValue = "ds-streams,ds-sink", split = ",", description = "consumer groups (default: ${DEFAULT-VALUE})")
     String[] groups;
@@ -46,8 +49,10 @@ public final class LagCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--fail-above must not be negative, got " + failAbove);
         }
         int status = ExitStatus.OK;
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            LagProbe probe = new LagProbe(admin, bootstrapServers, maxRead);
+        KafkaClientConfig clientConfig = kafka.clientConfig();
+        try (Admin admin = Admin.create(clientConfig.applyTo(
+                Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers())))) {
+            LagProbe probe = new LagProbe(admin, kafka.bootstrapServers(), maxRead, clientConfig);
             for (String group : groups) {
                 List<PartitionLag> lags = probe.describe(group);
                 System.out.print(LagProbe.format(lags, probe.owners(group)));

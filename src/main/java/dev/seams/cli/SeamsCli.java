@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
  * {@code seams inbox} (sink mode inbox: exactly-once into PostgreSQL, claim B4),
  * {@code seams compare} (what changed between two guarantees.json reports, claim B7).
  * An invalid option value (an {@link IllegalArgumentException} from a command) prints its message
- * and the usage and exits with {@value ExitStatus#USAGE}, like a syntax error.
+ * and the usage and exits with {@value ExitStatus#USAGE}, like a syntax error; any other exception prints its stack
+ * trace and exits with {@value ExitStatus#UNEXPECTED}, never with a status that names an outcome ({@link ExitStatus}).
  */
 @Command(name = "seams", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         subcommands = {StreamsApp.class, SinkCommand.class, SeedCommand.class, LagCommand.class,
@@ -27,7 +28,10 @@ public final class SeamsCli {
         System.exit(commandLine().execute(args));
     }
 
-    /** @return the command line of {@code seams}, with invalid option values mapped to {@value ExitStatus#USAGE} */
+    /**
+     * @return the command line of {@code seams}, with invalid option values mapped to {@value ExitStatus#USAGE} and
+     *     unexpected exceptions to {@value ExitStatus#UNEXPECTED}
+     */
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new SeamsCli());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
@@ -36,7 +40,8 @@ public final class SeamsCli {
                 commandLine.usage(commandLine.getErr());
                 return ExitStatus.USAGE;
             }
-            throw e;
+            e.printStackTrace(commandLine.getErr());
+            return ExitStatus.UNEXPECTED;
         });
         return cli;
     }

@@ -1,12 +1,15 @@
 package dev.seams.cli;
 
 import dev.seams.cli.options.HumanDuration;
+import dev.seams.cli.options.KafkaConnection;
 import dev.seams.cli.options.Membership;
+import dev.seams.cli.options.RunWindowOptions;
 import dev.seams.sink.Batching;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.CustomerRange;
 import dev.seams.sink.OffsetFault;
 import dev.seams.sink.RunStoppedException;
+import dev.seams.sink.RunWindow;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkCrash;
 import dev.seams.sink.SinkMode;
@@ -33,7 +36,8 @@ import picocli.CommandLine.Option;
  * next run); 2 for an invalid command line; 4 at a fatal Kafka error (authorization, unknown topic,
  * invalid offset configuration, fenced {@code --instance-id}); 5 at a permanent write error
  * (ClickHouse: unknown table or column, type mismatch, value out of range, authentication; or the
- * dead-letter topic refusing a record), with the batch's position on stderr and nothing committed.
+ * dead-letter topic refusing a record), with the batch's position on stderr and nothing committed; 70 at an
+ * unexpected error ({@link ExitStatus#UNEXPECTED}).
  *
  * <p>SIGTERM (a graceful stop: {@code docker stop}, Kubernetes) ends the run as {@link Sink#stop()} does: the
  * batch in hand is written and committed, the closing commits are sent, the summary line printed; the JVM
@@ -42,14 +46,14 @@ import picocli.CommandLine.Option;
 @Command(name = "sink", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Consume customer.totals (or orders.events) into ClickHouse, at-least-once.",
         footer = {"", "Exit status: 0 clean run; 1 a batch left uncommitted after retriable failures;",
-            "2 usage error; 4 fatal Kafka error; 5 permanent write error (position printed)."})
+            "2 usage error; 4 fatal Kafka error; 5 permanent write error (position printed);", "70 unexpected error."})
 public final class SinkCommand implements Callable<Integer> {
 
     /** How long a SIGTERM waits for the run to finish its batch in hand and its closing commits. */
     public static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(20);
 
-    @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers")
-    String bootstrapServers;
+    @Mixin
+    KafkaConnection kafka = new KafkaConnection();
 
     @Option(names = "--clickhouse", defaultValue = "http://localhost:8123", description = "ClickHouse HTTP endpoint")
     String clickhouse;
@@ -102,16 +106,8 @@ public final class SinkCommand implements Callable<Integer> {
     @Option(names = "--from-start", description = "read from the earliest offsets")
     boolean fromStart;
 
-    @Option(names = "--for", converter = HumanDuration.class, description = "run this long, e.g. 15s")
-    Duration runFor;
-
-    @Option(names = "--until-idle", converter = HumanDuration.class,
-            description = "stop after this long with nothing to read, e.g. 5s (the default: 5s)")
-    Duration untilIdle;
-
-    @Option(names = "--until-caught-up", description = "stop once the end offsets (read_committed: last stable "
-            + "offsets) of the assigned partitions, as read at the start, are reached")
-    boolean untilCaughtUp;
+    @Mixin
+    RunWindowOptions runWindow = new RunWindowOptions();
 
     @Option(names = "--isolation", defaultValue = "read_committed", description = "read_committed | read_uncommitted")
     String isolation;
@@ -166,18 +162,18 @@ public final class SinkCommand implements Callable<Integer> {
      * @throws IllegalArgumentException for an invalid option value (exit status 2 through {@link SeamsCli})
      */
     SinkOptions options() {
-        boolean noWindow = runFor == null && untilIdle == null && !untilCaughtUp;
+        RunWindow window = runWindow.window();
         SinkMode sinkMode = SinkMode.fromCliName(mode);
         String password = Secrets.resolve(clickhousePassword, clickhousePasswordFile, Secrets.CLICKHOUSE_ENV, env, "");
-        return new SinkOptions(bootstrapServers,
+        return new SinkOptions(kafka.bootstrapServers(),
                 new ClickHouseTarget(clickhouse, clickhouseUser, password, clickhouseDatabase, clickhouseTimeout),
-                sinkMode, group, fromStart, faults.dup, runFor, noWindow ? Duration.ofSeconds(5) : untilIdle,
-                untilCaughtUp, isolation, customers == null ? null : CustomerRange.parse(customers),
+                sinkMode, group, fromStart, faults.dup, window.runFor(), window.untilIdle(),
+                window.untilCaughtUp(), isolation, customers == null ? null : CustomerRange.parse(customers),
                 dlqTopic == null ? SinkOptions.defaultDlqTopic(sinkMode) : dlqTopic, maxValueBytes, true, false,
                 membership.instanceId(), membership.sessionTimeout(), Duration.ZERO, topic == null ? sinkMode.topic() : topic,
                 batchRows == 0 ? Batching.PER_POLL
                         : new Batching(batchRows, batchWait == null ? Batching.DEFAULT_WAIT : batchWait),
-                commitInterval, OffsetFault.NONE);
+                commitInterval, OffsetFault.NONE, kafka.clientConfig());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.seams.inbox;
 
+import dev.seams.kafka.KafkaClientConfig;
 import dev.seams.sink.RunWindow;
 import java.time.Duration;
 import java.util.Objects;
@@ -29,15 +30,17 @@ import java.util.Objects;
  * @param sessionTimeout   the consumer's {@code session.timeout.ms}; null for Kafka's default (45 s)
  * @param crash            FAULT INJECTION (TEST-ONLY): {@link CrashSwitch#OFF} in production
  * @param untilCaughtUp    stop once caught up with the end offsets read at the start
- *                         ({@code --until-caught-up}); exactly one of the three run windows is set
+ *                         ({@code --until-caught-up}); at most one of the three run windows is set, none: until stopped
  * @param keyByOrderId     FAULT INJECTION (TEST-ONLY): key the keys table by the record key (the
  *                         order id, the seed's natural key) instead of the change, which takes an
  *                         UPDATE for a repeat — the negative control of B4; false in production
+ * @param kafkaConfig      the user's client properties for the consumer ({@code --kafka-config};
+ *                         {@link KafkaClientConfig}), {@link KafkaClientConfig#NONE} by default
  */
 public record InboxOptions(String bootstrapServers, String jdbcUrl, String user, String password, String topic,
                            String groupId, InboxMode mode, int commitSize, int keepFactor, Duration runFor,
                            Duration untilIdle, String isolation, String instanceId, Duration sessionTimeout,
-                           CrashSwitch crash, boolean untilCaughtUp, boolean keyByOrderId) {
+                           CrashSwitch crash, boolean untilCaughtUp, boolean keyByOrderId, KafkaClientConfig kafkaConfig) {
 
     /** The inbox sink's default consumer group. */
     public static final String DEFAULT_GROUP = "ds-inbox";
@@ -51,7 +54,7 @@ public record InboxOptions(String bootstrapServers, String jdbcUrl, String user,
     /**
      * @throws NullPointerException     if a required setting is null
      * @throws IllegalArgumentException if commitSize or keepFactor < 1 or their product exceeds an
-     *                                  int, not exactly one run window is set, or the isolation
+     *                                  int, more than one run window is set, or the isolation
      *                                  level is unknown
      */
     public InboxOptions {
@@ -63,6 +66,7 @@ public record InboxOptions(String bootstrapServers, String jdbcUrl, String user,
         Objects.requireNonNull(groupId, "groupId");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(crash, "crash");
+        Objects.requireNonNull(kafkaConfig, "kafkaConfig");
         if (commitSize < 1 || keepFactor < 1) {
             throw new IllegalArgumentException("--commit-size and --keep-factor must be >= 1, got "
                     + commitSize + " and " + keepFactor);
@@ -82,7 +86,7 @@ public record InboxOptions(String bootstrapServers, String jdbcUrl, String user,
                         Duration untilIdle, String isolation, String instanceId, Duration sessionTimeout,
                         CrashSwitch crash) {
         this(bootstrapServers, jdbcUrl, user, password, topic, groupId, mode, commitSize, keepFactor, runFor,
-                untilIdle, isolation, instanceId, sessionTimeout, crash, false, false);
+                untilIdle, isolation, instanceId, sessionTimeout, crash, false, false, KafkaClientConfig.NONE);
     }
 
     /** @return how many keys (of the newest changes) the keys table keeps: keepFactor × commitSize */
@@ -103,6 +107,6 @@ public record InboxOptions(String bootstrapServers, String jdbcUrl, String user,
                 + ", mode=" + mode + ", commitSize=" + commitSize + ", keepFactor=" + keepFactor + ", runFor=" + runFor
                 + ", untilIdle=" + untilIdle + ", untilCaughtUp=" + untilCaughtUp + ", isolation=" + isolation
                 + ", instanceId=" + instanceId + ", sessionTimeout=" + sessionTimeout + ", crash=" + crash
-                + ", keyByOrderId=" + keyByOrderId + "]";
+                + ", keyByOrderId=" + keyByOrderId + ", kafkaConfig=" + kafkaConfig + "]";
     }
 }

@@ -81,9 +81,9 @@ public final class InboxSink {
      * @throws org.apache.kafka.common.KafkaException if the consumer cannot be created
      */
     public InboxSummary run() {
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(SinkConsumer.properties(options.bootstrapServers(),
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(options.kafkaConfig().applyTo(SinkConsumer.properties(options.bootstrapServers(),
                 options.groupId(), options.groupId() + "-" + options.mode().cliName(), options.isolation(),
-                options.commitSize(), options.instanceId(), options.sessionTimeout()));
+                options.commitSize(), options.instanceId(), options.sessionTimeout())));
         try (InboxDatabase database = new InboxDatabase(options)) {
             LOG.info("inbox: started mode={} topic={} group={} commit-size={} keep={}{}", options.mode().cliName(),
                     options.topic(), options.groupId(), options.commitSize(), options.keep(),

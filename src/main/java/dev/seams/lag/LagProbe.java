@@ -1,5 +1,6 @@
 package dev.seams.lag;
 
+import dev.seams.kafka.KafkaClientConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -33,12 +34,13 @@ public final class LagProbe {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
-    /** {@link #LagProbe(Admin, String, long)}'s bound for reading no partition's records: every gap is read. */
+    /** {@link #LagProbe(Admin, String, long, KafkaClientConfig)}'s bound for reading no partition's records: every gap is read. */
     public static final long READ_ALL = Long.MAX_VALUE;
 
     private final Admin admin;
     private final String bootstrapServers;
     private final long maxGapRead;
+    private final KafkaClientConfig clientConfig;
 
     /**
      * A probe that reads every gap between a committed offset and the log end to count its data records (the suite's
@@ -48,7 +50,7 @@ public final class LagProbe {
      * @param bootstrapServers the same cluster, for the short-lived consumer that counts data records
      */
     public LagProbe(Admin admin, String bootstrapServers) {
-        this(admin, bootstrapServers, READ_ALL);
+        this(admin, bootstrapServers, READ_ALL, KafkaClientConfig.NONE);
     }
 
     /**
@@ -57,15 +59,17 @@ public final class LagProbe {
      * @param maxGapRead       the largest gap, in offsets, whose records are read to count the data records behind; a
      *                         partition further behind shows {@link PartitionLag#UNKNOWN} (a real backlog is not read
      *                         whole: {@code seams lag --max-read})
+     * @param clientConfig     the user's client properties for that consumer ({@code --kafka-config})
      * @throws IllegalArgumentException if maxGapRead is negative
      */
-    public LagProbe(Admin admin, String bootstrapServers, long maxGapRead) {
+    public LagProbe(Admin admin, String bootstrapServers, long maxGapRead, KafkaClientConfig clientConfig) {
         if (maxGapRead < 0) {
             throw new IllegalArgumentException("the largest gap to read must not be negative, got " + maxGapRead);
         }
         this.admin = admin;
         this.bootstrapServers = bootstrapServers;
         this.maxGapRead = maxGapRead;
+        this.clientConfig = clientConfig;
     }
 
     /**
@@ -172,7 +176,7 @@ public final class LagProbe {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(clientConfig.applyTo(props))) {
             consumer.assign(behind);
             behind.forEach(tp -> consumer.seek(tp, from.get(tp)));
             long deadline = System.nanoTime() + TIMEOUT.toNanos();

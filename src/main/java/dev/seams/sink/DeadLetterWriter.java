@@ -1,5 +1,6 @@
 package dev.seams.sink;
 
+import dev.seams.kafka.KafkaClientConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,8 +32,10 @@ final class DeadLetterWriter implements AutoCloseable {
     /**
      * @param bootstrapServers Kafka bootstrap servers
      * @param clientId         the producer's client id
+     * @param kafkaConfig      the user's client properties ({@link KafkaClientConfig})
+     * @throws IllegalArgumentException if they change a setting of the producer's own
      */
-    DeadLetterWriter(String bootstrapServers, String clientId) {
+    DeadLetterWriter(String bootstrapServers, String clientId, KafkaClientConfig kafkaConfig) {
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
@@ -44,7 +47,7 @@ final class DeadLetterWriter implements AutoCloseable {
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Integer.toString(DELIVERY_TIMEOUT_MS));
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        this.producer = new KafkaProducer<>(props);
+        this.producer = new KafkaProducer<>(kafkaConfig.applyTo(props));
     }
 
     /**

@@ -165,6 +165,9 @@ public final class PollSession {
 
     private boolean withinWindow() {
         Instant now = clock.instant();
+        if (window.untilStopped()) {
+            return true;
+        }
         if (window.runFor() != null) {
             return !now.isAfter(started.plus(window.runFor()));
         }

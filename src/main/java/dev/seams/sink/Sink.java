@@ -114,7 +114,7 @@ public final class Sink {
     public SinkSummary run() {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(SinkConsumer.properties(options));
              DeadLetterWriter deadLetters = new DeadLetterWriter(options.bootstrapServers(),
-                     options.groupId() + "-" + options.mode().cliName() + "-dlq");
+                     options.groupId() + "-" + options.mode().cliName() + "-dlq", options.kafkaConfig());
              Client client = options.clickhouse().open();
              ClickHouseWriter writer = new ClickHouseWriter(client, options.clickhouse().database(),
                      options.clickhouse().timeout(), mapper.tables().size()).withCrash(crash)) {

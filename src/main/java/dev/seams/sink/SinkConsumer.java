@@ -56,7 +56,8 @@ public final class SinkConsumer {
 
     /** @return the ClickHouse sink's consumer: client id {@code <group>-<mode>}, {@value #MAX_POLL_RECORDS} records per poll */
     static Properties properties(SinkOptions options) {
-        return properties(options.bootstrapServers(), options.groupId(), options.groupId() + "-" + options.mode().cliName(),
-                options.isolation(), MAX_POLL_RECORDS, options.instanceId(), options.sessionTimeout());
+        return options.kafkaConfig().applyTo(properties(options.bootstrapServers(), options.groupId(),
+                options.groupId() + "-" + options.mode().cliName(), options.isolation(), MAX_POLL_RECORDS,
+                options.instanceId(), options.sessionTimeout()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.seams.sink;
 
+import dev.seams.kafka.KafkaClientConfig;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -19,7 +20,7 @@ import java.util.function.Consumer;
  * @param untilIdle        stop after this long with nothing to read ({@code --until-idle 5s}); or null
  * @param untilCaughtUp    stop once the end offsets of the assigned partitions, as read at the start
  *                         ({@code read_committed}: the last stable offsets), are reached
- *                         ({@code --until-caught-up}); exactly one of the three run windows is set
+ *                         ({@code --until-caught-up}); at most one of the three run windows is set, none: until stopped
  * @param isolation        {@code read_committed} (the EOS contract, G15) or {@code read_uncommitted}
  * @param customers        the opt-in rule {@code --customers} (mode totals; G10); null for none, the default
  * @param dlqTopic         where rejected records go ({@code --dlq-topic}; default
@@ -49,13 +50,16 @@ import java.util.function.Consumer;
  *                         {@link Duration#ZERO}: each batch's at once; {@link OffsetCommitter})
  * @param offsetFault      FAULT INJECTION, TEST-ONLY: a twin's mistake in offset handling ({@link OffsetFault});
  *                         no CLI flag; {@link OffsetFault#NONE} otherwise
+ * @param kafkaConfig      the user's Kafka client properties for the consumer and the dead-letter producer
+ *                         ({@code --kafka-config}: security.protocol, sasl.*, ssl.*; {@link KafkaClientConfig});
+ *                         {@link KafkaClientConfig#NONE} by default
  */
 public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, SinkMode mode, String groupId,
                           boolean fromStart, boolean dup, Duration runFor, Duration untilIdle, boolean untilCaughtUp,
                           String isolation, CustomerRange customers, String dlqTopic, int maxValueBytes,
                           boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout,
                           Duration insertDelay, String topic, Batching batching, Duration commitInterval,
-                          OffsetFault offsetFault) {
+                          OffsetFault offsetFault, KafkaClientConfig kafkaConfig) {
 
     /** The sink's consumer group (docs/claims.md names). */
     public static final String DEFAULT_GROUP = "ds-sink";
@@ -70,7 +74,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
     public static final Duration DEFAULT_COMMIT_INTERVAL = Duration.ZERO;
 
     /**
-     * @throws IllegalArgumentException if not exactly one run window is set, isolation is unknown,
+     * @throws IllegalArgumentException if more than one run window is set, isolation is unknown,
      *                                  maxValueBytes < 1, the insert delay or the commit interval is negative
      * @throws NullPointerException     if a required setting is null
      */
@@ -88,6 +92,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         Objects.requireNonNull(batching, "batching");
         Objects.requireNonNull(commitInterval, "commitInterval");
         Objects.requireNonNull(offsetFault, "offsetFault");
+        Objects.requireNonNull(kafkaConfig, "kafkaConfig");
         if (commitInterval.isNegative()) {
             throw new IllegalArgumentException("commit interval must not be negative, got " + commitInterval);
         }
@@ -112,7 +117,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
                        boolean validate, boolean offsetAsVersion, String instanceId, Duration sessionTimeout) {
         this(bootstrapServers, clickhouse, mode, groupId, fromStart, dup, runFor, untilIdle, untilCaughtUp, isolation,
                 customers, dlqTopic, maxValueBytes, validate, offsetAsVersion, instanceId, sessionTimeout, Duration.ZERO,
-                mode.topic(), Batching.PER_POLL, DEFAULT_COMMIT_INTERVAL, OffsetFault.NONE);
+                mode.topic(), Batching.PER_POLL, DEFAULT_COMMIT_INTERVAL, OffsetFault.NONE, KafkaClientConfig.NONE);
     }
 
     /**
@@ -160,7 +165,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         return mode.topic() + ".dlq";
     }
 
-    /** @return the run window, exactly one of {@code --for}, {@code --until-idle}, {@code --until-caught-up} */
+    /** @return the run window: {@code --for}, {@code --until-idle}, {@code --until-caught-up}, or none (until stopped) */
     public RunWindow window() {
         return window(runFor, untilIdle, untilCaughtUp);
     }
@@ -298,13 +303,21 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         return copy(b -> b.offsetFault = value);
     }
 
+    /**
+     * @param value the user's Kafka client properties ({@code --kafka-config}; {@link KafkaClientConfig})
+     * @return a copy whose consumer and dead-letter producer get them
+     */
+    public SinkOptions withKafkaConfig(KafkaClientConfig value) {
+        return copy(b -> b.kafkaConfig = value);
+    }
+
     private SinkOptions copy(Consumer<Copy> change) {
         Copy c = new Copy(this);
         change.accept(c);
         return new SinkOptions(bootstrapServers, c.clickhouse, mode, c.groupId, c.fromStart, c.dup, c.runFor,
                 c.untilIdle, c.untilCaughtUp, c.isolation, c.customers, c.dlqTopic, maxValueBytes, c.validate,
                 c.offsetAsVersion, c.instanceId, c.sessionTimeout, c.insertDelay, c.topic, c.batching, c.commitInterval,
-                c.offsetFault);
+                c.offsetFault, c.kafkaConfig);
     }
 
     /** The changeable components of one copy, set by a {@code with…} method before the copy is validated. */
@@ -328,6 +341,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
         Batching batching;
         Duration commitInterval;
         OffsetFault offsetFault;
+        KafkaClientConfig kafkaConfig;
 
         Copy(SinkOptions o) {
             clickhouse = o.clickhouse;
@@ -349,6 +363,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
             batching = o.batching;
             commitInterval = o.commitInterval;
             offsetFault = o.offsetFault;
+            kafkaConfig = o.kafkaConfig;
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.seams.streams;
 
+import dev.seams.cli.options.KafkaConnection;
 import dev.seams.cli.options.Membership;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -47,8 +48,8 @@ public class StreamsApp implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(StreamsApp.class);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
-    @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers, host:port[,host:port...].")
-    String bootstrapServers;
+    @Mixin
+    KafkaConnection kafka = new KafkaConnection();
 
     @Option(names = "--state-dir", required = true, description = "Directory for local state stores; keep it across restarts.")
     Path stateDir;
@@ -78,7 +79,7 @@ public class StreamsApp implements Callable<Integer> {
      * Runs the app from the command line and exits the JVM with {@link #call()}'s code
      * (2 for invalid options, picocli's usage error code).
      *
-     * @param args {@code --bootstrap-servers HOST:PORT --state-dir DIR [--application-id ID] [--cache-max-bytes N]
+     * @param args {@code --bootstrap-servers HOST:PORT [--kafka-config FILE] --state-dir DIR [--application-id ID] [--cache-max-bytes N]
      *             [--instance-id ID | --dynamic-membership] [--session-timeout 10s]}
      */
     public static void main(String[] args) {
@@ -101,8 +102,8 @@ public class StreamsApp implements Callable<Integer> {
             log.error("ds-streams: {}", e.getMessage());
             return 2;
         }
-        StreamsOptions options = new StreamsOptions(applicationId, bootstrapServers, stateDir, cacheMaxBytes,
-                instanceId, membership.sessionTimeout());
+        StreamsOptions options = new StreamsOptions(applicationId, kafka.bootstrapServers(), stateDir, cacheMaxBytes,
+                instanceId, membership.sessionTimeout(), kafka.clientConfig());
         Properties props = StreamsSettings.properties(options);
         KafkaStreams streams = new KafkaStreams(TotalsTopology.build(), props);
         CountDownLatch finished = new CountDownLatch(1);

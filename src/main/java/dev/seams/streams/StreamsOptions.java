@@ -1,5 +1,6 @@
 package dev.seams.streams;
 
+import dev.seams.kafka.KafkaClientConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -14,18 +15,21 @@ import java.util.Objects;
  * @param instanceId       static membership ({@code group.instance.id}; Kafka Streams appends the
  *                         thread index), or null for dynamic membership (claim B9)
  * @param sessionTimeout   the main consumer's {@code session.timeout.ms}, or null for Kafka's default (45 s)
+ * @param kafkaConfig      the user's client properties for every client of the process ({@code --kafka-config};
+ *                         {@link KafkaClientConfig}), {@link KafkaClientConfig#NONE} by default
  */
 public record StreamsOptions(String applicationId, String bootstrapServers, Path stateDir, long cacheMaxBytes,
-                             String instanceId, Duration sessionTimeout) {
+                             String instanceId, Duration sessionTimeout, KafkaClientConfig kafkaConfig) {
 
     /**
-     * @throws NullPointerException     if applicationId, bootstrapServers or stateDir is null
+     * @throws NullPointerException     if applicationId, bootstrapServers, stateDir or kafkaConfig is null
      * @throws IllegalArgumentException if cacheMaxBytes < 0
      */
     public StreamsOptions {
         Objects.requireNonNull(applicationId, "applicationId");
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
         Objects.requireNonNull(stateDir, "stateDir");
+        Objects.requireNonNull(kafkaConfig, "kafkaConfig");
         if (cacheMaxBytes < 0) {
             throw new IllegalArgumentException("--cache-max-bytes must be >= 0, got " + cacheMaxBytes);
         }
@@ -33,6 +37,6 @@ public record StreamsOptions(String applicationId, String bootstrapServers, Path
 
     /** @return the production defaults: no cache, dynamic membership, Kafka's session timeout */
     public static StreamsOptions of(String applicationId, String bootstrapServers, Path stateDir) {
-        return new StreamsOptions(applicationId, bootstrapServers, stateDir, 0, null, null);
+        return new StreamsOptions(applicationId, bootstrapServers, stateDir, 0, null, null, KafkaClientConfig.NONE);
     }
 }

@@ -68,9 +68,15 @@ public final class StreamsSettings {
      * </ul>
      *
      * @param options the process's settings
-     * @return a new, mutable Properties
+     * @return a new, mutable Properties: these settings, then the user's client properties ({@code --kafka-config})
+     * @throws IllegalArgumentException if the user's client properties change one of these settings
      */
     public static Properties properties(StreamsOptions options) {
+        return options.kafkaConfig().applyTo(own(options));
+    }
+
+    /** @return the settings ds-streams makes itself, which {@code --kafka-config} cannot change */
+    private static Properties own(StreamsOptions options) {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, options.applicationId());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, options.bootstrapServers());

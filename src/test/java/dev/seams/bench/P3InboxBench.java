@@ -1,5 +1,6 @@
 package dev.seams.bench;
 
+import dev.seams.kafka.KafkaClientConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seams.inbox.CrashSwitch;
@@ -85,7 +86,7 @@ class P3InboxBench {
         LedgerDb db = LedgerDb.fresh(stand, schema, topic);
         InboxOptions options = new InboxOptions(stand.bootstrapServers(), db.jdbcUrl(), db.user(), db.password(), topic,
                 "bench-" + schema.replace('_', '-'), mode, commitSize, InboxOptions.DEFAULT_KEEP_FACTOR, null, null,
-                "read_committed", null, null, CrashSwitch.OFF, true, false);
+                "read_committed", null, null, CrashSwitch.OFF, true, false, KafkaClientConfig.NONE);
         InboxSummary summary = new InboxSink(options).run();
         assertThat(summary.inserted()).as("ledger rows of %s: %s", schema, summary.line()).isEqualTo(ORDERS);
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());

@@ -83,6 +83,28 @@ class CompareCommandTest {
     }
 
     @Test
+    void theGateFailsOnClaimsNotComparedAndOnWorseFirst() throws Exception {
+        String before = """
+                {"profile":"offline","runs":[{"tier":"default"},{"tier":"faults"}],"claims":[
+                 {"id":"G2","verdict":"PASS","tier":"default","figures":{}},
+                 {"id":"B5[broker-kill]","verdict":"PASS","tier":"faults","figures":{}}]}
+                """;
+        String defaultTierOnly = """
+                {"profile":"offline-candidate","runs":[{"tier":"default"}],"claims":[
+                 {"id":"G2","verdict":"PASS","tier":"default","figures":{}}]}
+                """;
+        String g2Failed = defaultTierOnly.replace("\"PASS\"", "\"FAIL\"");
+        CompareCommand.Comparison notCompared = CompareCommand.compare(json(before), json(defaultTierOnly), null);
+        CompareCommand.Comparison worse = CompareCommand.compare(json(before), json(g2Failed), null);
+
+        assertThat(notCompared.notCompared()).containsExactly("B5[broker-kill]");
+        assertThat(CompareCommand.status(notCompared, false)).as("without --gate: no verdict either way").isZero();
+        assertThat(CompareCommand.status(notCompared, true)).isEqualTo(CompareCommand.NOT_COMPARED);
+        assertThat(CompareCommand.status(worse, true)).isEqualTo(CompareCommand.WORSE);
+        assertThat(CompareCommand.status(CompareCommand.compare(json(before), json(before), null), true)).isZero();
+    }
+
+    @Test
     void withoutAnIgnorePatternTimingsCountToo() throws Exception {
         CompareCommand.Comparison c = CompareCommand.compare(json(BEFORE), json(AFTER), null);
         assertThat(c.lines()).contains("  G3[n=51]:", "    figure seconds_x: 3.5 -> 9.1");

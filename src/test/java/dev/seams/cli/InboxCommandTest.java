@@ -44,7 +44,7 @@ class InboxCommandTest {
     void readsShortDurations() {
         InboxCommand c = parse("--bootstrap-servers", "b:1", "--jdbc-url", "u", "--until-idle", "3s", "--session-timeout", "10s");
 
-        assertThat(c.untilIdle).isEqualTo(Duration.ofSeconds(3));
+        assertThat(c.options().untilIdle()).isEqualTo(Duration.ofSeconds(3));
         assertThat(c.membership.sessionTimeout()).isEqualTo(Duration.ofSeconds(10));
     }
 

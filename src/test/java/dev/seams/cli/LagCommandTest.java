@@ -50,4 +50,18 @@ class LagCommandTest {
         String help = SeamsCli.commandLine().getSubcommands().get("lag").getUsageMessage();
         assertThat(help).contains("6 a group's lag above --fail-above").contains("(default: 10000)").contains("--fail-above=N");
     }
+
+    @Test
+    void aKafkaConfigThatRedirectsTheClusterIsRefusedBeforeConnecting(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path config = java.nio.file.Files.writeString(dir.resolve("c.properties"), "bootstrap.servers=elsewhere:9092\n");
+        picocli.CommandLine cli = SeamsCli.commandLine();
+        java.io.StringWriter err = new java.io.StringWriter();
+        cli.setErr(new java.io.PrintWriter(err));
+
+        int status = cli.execute("lag", "--bootstrap-servers", "127.0.0.1:1", "--kafka-config", config.toString());
+
+        assertThat(status).isEqualTo(ExitStatus.USAGE);
+        assertThat(err.toString()).contains("--kafka-config sets bootstrap.servers, which seams sets itself to 127.0.0.1:1");
+    }
 }

@@ -23,4 +23,24 @@ class SeamsCliTest {
                 .contains("Kafka clients " + org.apache.kafka.common.utils.AppInfoParser.getVersion()).contains("Java ");
         assertThat(BuildVersion.version()).as("filtered from the pom's project.version").matches("\\d+\\.\\d+\\.\\d+.*");
     }
+
+    @CommandLine.Command(name = "boom")
+    static final class Boom implements java.util.concurrent.Callable<Integer> {
+        @Override
+        public Integer call() {
+            throw new IllegalStateException("a bug");
+        }
+    }
+
+    @Test
+    void anUnexpectedExceptionIsItsOwnExitStatusNeverOneThatNamesAnOutcome() {
+        CommandLine cli = SeamsCli.commandLine().addSubcommand(new Boom());
+        StringWriter err = new StringWriter();
+        cli.setErr(new PrintWriter(err));
+
+        int status = cli.execute("boom");
+
+        assertThat(status).isEqualTo(ExitStatus.UNEXPECTED).isNotIn(ExitStatus.OK, ExitStatus.UNCOMMITTED, ExitStatus.USAGE);
+        assertThat(err.toString()).contains("java.lang.IllegalStateException: a bug").contains("at dev.seams.cli.SeamsCliTest");
+    }
 }

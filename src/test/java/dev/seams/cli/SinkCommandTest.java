@@ -41,11 +41,12 @@ class SinkCommandTest {
 
     @Test
     void theSinkCommandParsesTheReadmeFlags() {
-        SinkCommand command = parse("--bootstrap-servers", "localhost:9092", "--until-idle", "5s", "--for", "15s",
+        SinkCommand command = parse("--bootstrap-servers", "localhost:9092", "--until-idle", "5s",
                 "--dlq-topic", "x.dlq", "--max-value-bytes", "1024");
 
-        assertThat(command.untilIdle).isEqualTo(Duration.ofSeconds(5));
-        assertThat(command.runFor).isEqualTo(Duration.ofSeconds(15));
+        assertThat(command.options().window()).isEqualTo(new RunWindow(null, Duration.ofSeconds(5), false));
+        assertThat(parse("--bootstrap-servers", "b:1", "--for", "15s").options().window())
+                .isEqualTo(new RunWindow(Duration.ofSeconds(15), null, false));
         assertThat(command.dlqTopic).isEqualTo("x.dlq");
         assertThat(command.maxValueBytes).isEqualTo(1024);
     }
@@ -139,5 +140,37 @@ class SinkCommandTest {
         Path trigger = dir.resolve("crash");
         assertThat(parse("--bootstrap-servers", "b:1", "--crash-at", "after-insert", "--crash-trigger", trigger.toString())
                 .faults.crash()).isEqualTo(new dev.seams.sink.SinkCrash(dev.seams.sink.SinkCrash.Point.AFTER_INSERT, trigger));
+    }
+
+    @Test
+    void runUntilStoppedIsTheDeployedWindowAndExcludesTheOthers() {
+        assertThat(parse("--bootstrap-servers", "b:1", "--run-until-stopped").options().window())
+                .isEqualTo(RunWindow.UNTIL_STOPPED);
+        assertThat(RunWindow.UNTIL_STOPPED.untilStopped()).isTrue();
+
+        CommandLine cli = SeamsCli.commandLine();
+        StringWriter err = new StringWriter();
+        cli.setErr(new PrintWriter(err));
+        int status = cli.execute("sink", "--bootstrap-servers", "b:1", "--run-until-stopped", "--for", "15s");
+
+        assertThat(status).isEqualTo(ExitStatus.USAGE);
+        assertThat(err.toString()).contains("at most one of --for, --until-idle, --until-caught-up and --run-until-stopped");
+    }
+
+    @Test
+    void theKafkaConfigFileReachesTheOptionsAndAConflictIsAUsageError() throws Exception {
+        Path config = Files.writeString(dir.resolve("client.properties"), "security.protocol=SASL_SSL\n");
+        Path conflicting = Files.writeString(dir.resolve("auto.properties"), "enable.auto.commit=true\n");
+
+        SinkOptions options = parse("--bootstrap-servers", "b:1", "--kafka-config", config.toString()).options();
+
+        assertThat(options.kafkaConfig().properties()).isEqualTo(Map.of("security.protocol", "SASL_SSL"));
+        assertThat(parse("--bootstrap-servers", "b:1").options().kafkaConfig()).isEqualTo(dev.seams.kafka.KafkaClientConfig.NONE);
+        CommandLine cli = SeamsCli.commandLine();
+        StringWriter err = new StringWriter();
+        cli.setErr(new PrintWriter(err));
+        assertThat(cli.execute("sink", "--bootstrap-servers", "127.0.0.1:1", "--kafka-config", conflicting.toString()))
+                .as("refused before any client starts").isEqualTo(ExitStatus.USAGE);
+        assertThat(err.toString()).contains("--kafka-config sets enable.auto.commit, which seams sets itself to false");
     }
 }

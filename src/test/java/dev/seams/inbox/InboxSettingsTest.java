@@ -1,5 +1,6 @@
 package dev.seams.inbox;
 
+import dev.seams.kafka.KafkaClientConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,7 +28,7 @@ class InboxSettingsTest {
         assertThatThrownBy(() -> options(100, 0, null, Duration.ofSeconds(5))).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> options(Integer.MAX_VALUE, 2, null, Duration.ofSeconds(5)))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> options(100, 3, null, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(options(100, 3, null, null).window().untilStopped()).as("no window: until stopped").isTrue();
         assertThatThrownBy(() -> options(100, 3, Duration.ofSeconds(1), Duration.ofSeconds(1)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
@@ -59,15 +60,15 @@ class InboxSettingsTest {
     }
 
     @Test
-    void theRunWindowIsExactlyOneOfThree() {
+    void theRunWindowIsAtMostOneOfThree() {
         InboxOptions caughtUp = new InboxOptions("b:1", "jdbc:postgresql://h/db", "u", "p", "orders.events", "ds-inbox",
-                InboxMode.INBOX, 100, 3, null, null, "read_committed", null, null, CrashSwitch.OFF, true, false);
+                InboxMode.INBOX, 100, 3, null, null, "read_committed", null, null, CrashSwitch.OFF, true, false, KafkaClientConfig.NONE);
 
         assertThat(caughtUp.window().untilCaughtUp()).isTrue();
         assertThatThrownBy(() -> new InboxOptions("b:1", "u", "u", "p", "t", "g", InboxMode.INBOX, 100, 3, null,
-                Duration.ofSeconds(1), "read_committed", null, null, CrashSwitch.OFF, true, false))
+                Duration.ofSeconds(1), "read_committed", null, null, CrashSwitch.OFF, true, false, KafkaClientConfig.NONE))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("exactly one of --for, --until-idle and --until-caught-up must be given");
+                .hasMessage("at most one of --for, --until-idle, --until-caught-up and --run-until-stopped may be given");
     }
 
     @Test

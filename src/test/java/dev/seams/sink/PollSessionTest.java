@@ -192,6 +192,22 @@ class PollSessionTest {
     }
 
     @Test
+    void untilStoppedRunsOnWithoutAssignmentOrRecordsUntilAStopRequest() {
+        PollSession session = session(RunWindow.UNTIL_STOPPED);
+
+        clock.advance(Duration.ofHours(24));
+        assertThat(session.running()).as("a spare member waits for partitions, an idle one for records").isTrue();
+        consumer.rebalance(List.of(P0));
+        session.poll(Duration.ZERO);
+        clock.advance(Duration.ofHours(24));
+        assertThat(session.running()).isTrue();
+
+        session.requestStop();
+
+        assertThat(session.running()).isFalse();
+    }
+
+    @Test
     void aStopRequestEndsTheRunWhateverTheWindow() {
         PollSession session = session(new RunWindow(Duration.ofHours(1), null, false));
         assertThat(session.running()).isTrue();

@@ -3,7 +3,9 @@ package dev.seams.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.seams.kafka.KafkaClientConfig;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -87,11 +89,11 @@ class SinkOptionsTest {
         assertThatThrownBy(() -> new SinkOptions("b", defaults.clickhouse(), SinkMode.TOTALS, "g", false, false,
                 Duration.ofSeconds(1), Duration.ofSeconds(1), "read_committed", new CustomerRange(1, 5)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("exactly one of --for, --until-idle and --until-caught-up must be given");
+                .hasMessage("at most one of --for, --until-idle, --until-caught-up and --run-until-stopped may be given");
         assertThatThrownBy(() -> new SinkOptions("b", defaults.clickhouse(), SinkMode.TOTALS, "g", false, false,
                 null, Duration.ofSeconds(1), true, "read_committed", null, "d", 1, true, false, null, null))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("exactly one of --for, --until-idle and --until-caught-up must be given");
+                .hasMessage("at most one of --for, --until-idle, --until-caught-up and --run-until-stopped may be given");
         assertThatThrownBy(() -> defaults.withIsolation("serializable")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new SinkOptions("b", defaults.clickhouse(), SinkMode.TOTALS, "g", false, false, null,
                 Duration.ofSeconds(1), "read_committed", new CustomerRange(1, 5), "d", 0, true))
@@ -112,5 +114,19 @@ class SinkOptionsTest {
         assertThatThrownBy(() -> defaults.clickhouse().withTimeout(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--clickhouse-timeout must be > 0, got PT0S");
         assertThat(defaults.clickhouse().withTimeout(Duration.ofSeconds(10)).timeout()).isEqualTo(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void theUsersKafkaConfigReachesTheConsumerButNotOverItsOwnSettings() {
+        SinkOptions secured = defaults.withKafkaConfig(new KafkaClientConfig(Map.of("security.protocol", "SSL",
+                "ssl.truststore.location", "/etc/kafka/truststore.jks")));
+
+        assertThat(SinkConsumer.properties(secured)).containsEntry("security.protocol", "SSL")
+                .containsEntry("ssl.truststore.location", "/etc/kafka/truststore.jks")
+                .containsEntry("isolation.level", "read_committed").containsEntry("enable.auto.commit", "false");
+        assertThat(secured.toString()).contains("KafkaClientConfig[security.protocol, ssl.truststore.location]");
+        SinkOptions otherGroup = defaults.withKafkaConfig(new KafkaClientConfig(Map.of("group.id", "someone-else")));
+        assertThatThrownBy(() -> SinkConsumer.properties(otherGroup)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("group.id");
     }
 }

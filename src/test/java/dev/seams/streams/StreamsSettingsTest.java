@@ -1,10 +1,12 @@
 package dev.seams.streams;
 
+import dev.seams.kafka.KafkaClientConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -32,7 +34,7 @@ class StreamsSettingsTest {
     @Test
     void cacheStaticMembershipAndSessionTimeoutAreSettings() {
         Properties props = StreamsSettings.properties(new StreamsOptions("ds-streams", "b:1", STATE, 10_485_760L, "streams-1",
-                Duration.ofSeconds(10)));
+                Duration.ofSeconds(10), KafkaClientConfig.NONE));
 
         assertThat(props.get(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG)).isEqualTo(10_485_760L);
         assertThat(props.get(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))).isEqualTo("streams-1");
@@ -44,7 +46,20 @@ class StreamsSettingsTest {
 
     @Test
     void aNegativeCacheIsRefused() {
-        assertThatThrownBy(() -> new StreamsOptions("a", "b:1", STATE, -1, null, null))
+        assertThatThrownBy(() -> new StreamsOptions("a", "b:1", STATE, -1, null, null, KafkaClientConfig.NONE))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--cache-max-bytes must be >= 0, got -1");
+    }
+
+    @Test
+    void theUsersKafkaConfigReachesEveryClientButNotTheExactlyOnceSettings() {
+        Properties props = StreamsSettings.properties(new StreamsOptions("ds-streams", "b:1", STATE, 0, null, null,
+                new KafkaClientConfig(Map.of("security.protocol", "SASL_SSL"))));
+
+        assertThat(new StreamsConfig(props).getMainConsumerConfigs("ds-streams", "c", 0))
+                .containsEntry("security.protocol", "SASL_SSL");
+        assertThat(new StreamsConfig(props).getProducerConfigs("p")).containsEntry("security.protocol", "SASL_SSL");
+        assertThatThrownBy(() -> StreamsSettings.properties(new StreamsOptions("ds-streams", "b:1", STATE, 0, null, null,
+                new KafkaClientConfig(Map.of(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, "at_least_once")))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("processing.guarantee");
     }
 }
