@@ -22,7 +22,7 @@ public final class Secrets {
 
     /** The ClickHouse password of {@code seams sink}. */
     public static final String CLICKHOUSE_ENV = "SEAMS_CLICKHOUSE_PASSWORD";
-    /** The PostgreSQL password of {@code seams inbox}. */
+    /** The PostgreSQL password of {@code seams inbox} and {@code seams seed}. */
     public static final String PG_ENV = "SEAMS_PG_PASSWORD";
 
     private Secrets() {

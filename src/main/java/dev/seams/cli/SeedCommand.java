@@ -1,8 +1,8 @@
 package dev.seams.cli;
 
 import dev.seams.seed.OrderSeeder;
-import java.sql.Connection;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Map;
