@@ -1,8 +1,8 @@
 package dev.seams.cli;
 
-import dev.seams.cli.options.HumanDuration;
 import dev.seams.cli.options.KafkaConnection;
 import dev.seams.cli.options.Membership;
+import dev.seams.cli.options.PgLogin;
 import dev.seams.cli.options.RunWindowOptions;
 import dev.seams.inbox.CrashPoint;
 import dev.seams.inbox.CrashSwitch;
@@ -12,8 +12,6 @@ import dev.seams.inbox.InboxSink;
 import dev.seams.inbox.InboxSummary;
 import dev.seams.sink.RunStoppedException;
 import dev.seams.sink.RunWindow;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -52,15 +50,8 @@ public final class InboxCommand implements Callable<Integer> {
             description = "target database, e.g. jdbc:postgresql://localhost:5432/ledger?currentSchema=inbox")
     String jdbcUrl;
 
-    @Option(names = "--user", defaultValue = "test")
-    String user;
-
-    @Option(names = "--password", description = "database password (visible to ps: prefer --password-file or "
-            + Secrets.PG_ENV + "; default: test)")
-    String password;
-
-    @Option(names = "--password-file", description = "file holding the database password")
-    Path passwordFile;
+    @Mixin
+    PgLogin login = new PgLogin();
 
     @Option(names = "--topic", defaultValue = InboxOptions.DEFAULT_TOPIC)
     String topic;
@@ -122,8 +113,7 @@ public final class InboxCommand implements Callable<Integer> {
         RunWindow window = runWindow.window();
         CrashSwitch crash = new CrashSwitch(faults.crashAt == null ? null : CrashPoint.fromCliName(faults.crashAt),
                 faults.crashAfterPolls);
-        return new InboxOptions(kafka.bootstrapServers(), jdbcUrl, user,
-                Secrets.resolve(password, passwordFile, Secrets.PG_ENV, env, "test"), topic, group,
+        return new InboxOptions(kafka.bootstrapServers(), jdbcUrl, login.user(), login.password(env), topic, group,
                 InboxMode.fromCliName(mode), commitSize, keepFactor, window.runFor(), window.untilIdle(),
                 isolation, membership.instanceId(), membership.sessionTimeout(), crash, window.untilCaughtUp(), faults.keyByOrderId,
                 kafka.clientConfig());

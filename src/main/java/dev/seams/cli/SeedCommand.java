@@ -1,13 +1,14 @@
 package dev.seams.cli;
 
+import dev.seams.cli.options.PgLogin;
 import dev.seams.seed.OrderSeeder;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -27,15 +28,8 @@ public final class SeedCommand implements Callable<Integer> {
     @Option(names = "--jdbc-url", required = true, description = "e.g. jdbc:postgresql://localhost:5432/test")
     String jdbcUrl;
 
-    @Option(names = "--user", defaultValue = "test", description = "database user (default: ${DEFAULT-VALUE})")
-    String user;
-
-    @Option(names = "--password", description = "database password (visible to ps: prefer --password-file or "
-            + Secrets.PG_ENV + "; default: test, the stand's)")
-    String password;
-
-    @Option(names = "--password-file", description = "file holding the database password")
-    Path passwordFile;
+    @Mixin
+    PgLogin login = new PgLogin();
 
     @Option(names = "--count", defaultValue = "51", description = "number of orders (default: ${DEFAULT-VALUE})")
     int count;
@@ -55,8 +49,8 @@ public final class SeedCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() {
-        String secret = Secrets.resolve(password, passwordFile, Secrets.PG_ENV, env, "test");
-        try (Connection connection = DriverManager.getConnection(jdbcUrl, user, secret)) {
+        String secret = login.password(env);
+        try (Connection connection = DriverManager.getConnection(jdbcUrl, login.user(), secret)) {
             int inserted = OrderSeeder.seed(connection, count, customers, seed).size();
             System.out.println("seed: inserted=" + inserted + " customers=1.." + customers + " seed=" + seed);
             return ExitStatus.OK;
