@@ -180,6 +180,8 @@ class MembershipIT {
 
     /** FAULT INJECTION: the holder's pause before each batch's inserts, ms. */
     private static final long HOLDER_DELAY_MS = 8_000;
+    /** The holder's {@code group.instance.id}: the group's view tells it from the first instance (dynamic) by it. */
+    private static final String HOLDER_ID = "ds-sink-b12-holder";
     /** How long the first instance, caught up on its own partitions, is watched while the holder's are behind, ms. */
     private static final long HOLD_MS = 2_000;
 
@@ -193,7 +195,8 @@ class MembershipIT {
         Groups groups = Groups.of(s.stand());
         Topics topics = s.topics();
         Sink holder = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS,
-                o -> o.withInsertDelay(Duration.ofMillis(HOLDER_DELAY_MS)).withRunFor(Duration.ofMinutes(2))));
+                o -> o.withInsertDelay(Duration.ofMillis(HOLDER_DELAY_MS)).withRunFor(Duration.ofMinutes(2))
+                        .withInstanceId(HOLDER_ID)));
         CompletableFuture<SinkSummary> run = CompletableFuture.supplyAsync(holder::run, threads);
         long[] behindOnHolder = {0};
         boolean seen;
@@ -203,17 +206,28 @@ class MembershipIT {
                         if (firstRun.isDone()) {
                             return true;
                         }
-                        Optional<List<Set<TopicPartition>>> members = groups.stableAssignments(GROUP);
-                        if (members.isEmpty() || members.get().size() != 2 || members.get().stream().anyMatch(Set::isEmpty)) {
+                        // the first instance (dynamic) caught up on its own partitions, the holder (HOLDER_ID) behind
+                        // on its: the other way round puts nothing to the test
+                        Optional<Map<String, Set<TopicPartition>>> members = groups.stableAssignmentsByMember(GROUP);
+                        if (members.isEmpty() || members.get().size() != 2 || !members.get().containsKey(HOLDER_ID)
+                                || members.get().values().stream().anyMatch(Set::isEmpty)) {
                             return false;
                         }
                         Map<Integer, Long> behind = new HashMap<>();
                         topics.lagProbe().describe(GROUP, Stand.CUSTOMER_TOTALS)
                                 .forEach(l -> behind.put(l.partition(), l.dataRecordsBehind()));
-                        long[] perMember = members.get().stream().mapToLong(a -> a.stream()
-                                .mapToLong(tp -> behind.getOrDefault(tp.partition(), 0L)).sum()).toArray();
-                        behindOnHolder[0] = Math.max(perMember[0], perMember[1]);
-                        return Math.min(perMember[0], perMember[1]) == 0 && behindOnHolder[0] > 0;
+                        long onFirst = 0;
+                        long onHolder = 0;
+                        for (Map.Entry<String, Set<TopicPartition>> m : members.get().entrySet()) {
+                            long sum = m.getValue().stream().mapToLong(tp -> behind.getOrDefault(tp.partition(), 0L)).sum();
+                            if (m.getKey().equals(HOLDER_ID)) {
+                                onHolder = sum;
+                            } else {
+                                onFirst = sum;
+                            }
+                        }
+                        behindOnHolder[0] = onHolder;
+                        return onFirst == 0 && onHolder > 0;
                     });
             seen = !firstRun.isDone();
         } catch (ConditionTimeoutException timeout) {

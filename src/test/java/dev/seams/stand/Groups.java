@@ -3,7 +3,9 @@ package dev.seams.stand;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -79,6 +81,23 @@ public final class Groups {
         }
         return Optional.of(description.members().stream().map(MemberDescription::assignment)
                 .map(a -> Set.copyOf(a.topicPartitions())).toList());
+    }
+
+    /**
+     * @param group a consumer group id
+     * @return while the group is STABLE, each member's assignment by its {@code group.instance.id} (its consumer id
+     *     when it has none); empty while it rebalances or has no member
+     * @throws IllegalStateException if the broker does not answer within 30 s
+     */
+    public Optional<Map<String, Set<TopicPartition>>> stableAssignmentsByMember(String group) {
+        ConsumerGroupDescription description = describe(group);
+        if (description.groupState() != GroupState.STABLE || description.members().isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, Set<TopicPartition>> members = new LinkedHashMap<>();
+        description.members().forEach(m -> members.put(m.groupInstanceId().orElse(m.consumerId()),
+                Set.copyOf(m.assignment().topicPartitions())));
+        return Optional.of(members);
     }
 
     /**
