@@ -71,6 +71,30 @@ public final class ConnectWorker {
     }
 
     /**
+     * Creates or reconfigures a connector ({@code PUT /connectors/NAME/config}: idempotent, so it can be sent again
+     * when an answer was lost). A worker that is still joining its group, rebalancing or slow to write the
+     * configuration topic (a three-broker cluster on 2 cores: more than the 10 s the Debezium module's client waits
+     * for an answer) is asked again every 2 s, each call waiting up to Connect's own 90 s request timeout.
+     *
+     * @param within how long to keep asking
+     * @throws org.awaitility.core.ConditionTimeoutException if Connect accepted no call within that time
+     */
+    public void putConfig(String name, Map<String, String> config, Duration within) {
+        String body = json(config);
+        await("Connect accepts the configuration of " + name).atMost(within).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofSeconds(2)).ignoreExceptions()
+                .until(() -> {
+                    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(uri("/connectors/" + name + "/config"))
+                            .header("Content-Type", "application/json").timeout(Duration.ofSeconds(90))
+                            .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+                    if (response.statusCode() != 200 && response.statusCode() != 201) {
+                        throw new IllegalStateException("Connect answered " + response.statusCode() + ": " + response.body());
+                    }
+                    return true;
+                });
+    }
+
+    /**
      * Stops a connector gracefully ({@code PUT /connectors/NAME/stop}, Kafka Connect 3.5+, KIP-875): its tasks shut
      * down as on a worker's orderly shutdown, its configuration and offsets stay.
      *

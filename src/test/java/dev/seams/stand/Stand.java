@@ -8,8 +8,6 @@ import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
 import dev.seams.sink.ClickHouseTarget;
-import io.debezium.testing.testcontainers.Connector;
-import io.debezium.testing.testcontainers.ConnectorConfiguration;
 import io.debezium.testing.testcontainers.DebeziumContainer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -318,14 +316,11 @@ public final class Stand {
     }
 
     private void registerConnector() {
-        ConnectorConfiguration config = ConnectorConfiguration.create();
-        connectorConfig().forEach(config::with);
-        connect.registerConnector(CONNECTOR, config);
-        // right after the registration Connect may not have the connector's status yet: it answers 404, which
-        // DebeziumContainer throws as IllegalStateException ("No status found for connector"); look again
-        await("connector " + CONNECTOR + " RUNNING").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
-                .ignoreException(IllegalStateException.class)
-                .until(() -> connect.getConnectorTaskState(CONNECTOR, 0) == Connector.State.RUNNING);
+        // not the Debezium module's registerConnector: its HTTP client gives up after 10 s without an answer, which a
+        // worker of the three-broker stand took on a loaded 2-core machine (CI of 54c196a: the stand did not start)
+        ConnectWorker worker = new ConnectWorker(connect);
+        worker.putConfig(CONNECTOR, connectorConfig(), Duration.ofMinutes(3));
+        worker.awaitTaskRunning(CONNECTOR);
     }
 
     /**

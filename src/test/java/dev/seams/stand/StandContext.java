@@ -72,6 +72,16 @@ public final class StandContext {
     }
 
     /**
+     * Waits as {@link #settle()} does, but returns, instead of failing, once the pipeline stopped moving without
+     * matching PG ({@link Pipeline#awaitStreamsDrained}): for a claim whose own checks compare with PostgreSQL.
+     *
+     * @return whether ds-streams matched PG, and how not
+     */
+    public Pipeline.Settle drain() {
+        return Pipeline.awaitStreamsDrained(stand());
+    }
+
+    /**
      * Runs the sink in this JVM until it caught up with the end offsets read at its start ({@link Pipeline#sink}).
      *
      * @param tweak adjusts the default options (another run window: {@code o -> o.withUntilIdle(...)})
