@@ -26,6 +26,10 @@ public final class ConnectWorker {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** How long one REST call waits for its answer. */
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+    /** Connect's own bound on a request that writes its configuration topic (rest's request timeout, 90 s). */
+    private static final Duration CONNECT_REQUEST_TIMEOUT = Duration.ofSeconds(90);
 
     private final DebeziumContainer container;
     private final DockerClient docker = DockerClientFactory.instance().client();
@@ -67,7 +71,7 @@ public final class ConnectWorker {
      */
     public void register(String name, Map<String, String> config) {
         send(HttpRequest.newBuilder(uri("/connectors")).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json(Map.of("name", name, "config", config)))), 201);
+                .POST(HttpRequest.BodyPublishers.ofString(json(Map.of("name", name, "config", config)))), CALL_TIMEOUT, 201);
     }
 
     /**
@@ -80,18 +84,11 @@ public final class ConnectWorker {
      * @throws org.awaitility.core.ConditionTimeoutException if Connect accepted no call within that time
      */
     public void putConfig(String name, Map<String, String> config, Duration within) {
-        String body = json(config);
+        HttpRequest.Builder put = HttpRequest.newBuilder(uri("/connectors/" + name + "/config"))
+                .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json(config)));
         await("Connect accepts the configuration of " + name).atMost(within).pollDelay(Duration.ZERO)
                 .pollInterval(Duration.ofSeconds(2)).ignoreExceptions()
-                .until(() -> {
-                    HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(uri("/connectors/" + name + "/config"))
-                            .header("Content-Type", "application/json").timeout(Duration.ofSeconds(90))
-                            .PUT(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-                    if (response.statusCode() != 200 && response.statusCode() != 201) {
-                        throw new IllegalStateException("Connect answered " + response.statusCode() + ": " + response.body());
-                    }
-                    return true;
-                });
+                .until(() -> send(put, CONNECT_REQUEST_TIMEOUT, 200, 201) != null);
     }
 
     /**
@@ -101,7 +98,7 @@ public final class ConnectWorker {
      * @throws IllegalStateException unless Connect answers 202 or 204
      */
     public void stop(String name) {
-        sendAny(HttpRequest.newBuilder(uri("/connectors/" + name + "/stop")).PUT(HttpRequest.BodyPublishers.noBody()));
+        send(HttpRequest.newBuilder(uri("/connectors/" + name + "/stop")).PUT(HttpRequest.BodyPublishers.noBody()), CALL_TIMEOUT, 202, 204);
     }
 
     /**
@@ -110,7 +107,7 @@ public final class ConnectWorker {
      * @throws IllegalStateException unless Connect answers 202 or 204
      */
     public void resume(String name) {
-        sendAny(HttpRequest.newBuilder(uri("/connectors/" + name + "/resume")).PUT(HttpRequest.BodyPublishers.noBody()));
+        send(HttpRequest.newBuilder(uri("/connectors/" + name + "/resume")).PUT(HttpRequest.BodyPublishers.noBody()), CALL_TIMEOUT, 202, 204);
     }
 
     /** @return the connector's own state ({@code RUNNING}, {@code PAUSED}, {@code STOPPED}, {@code FAILED}) */
@@ -120,32 +117,27 @@ public final class ConnectWorker {
 
     /** Deletes a connector (its offsets stay in Connect's topics). */
     public void delete(String name) {
-        send(HttpRequest.newBuilder(uri("/connectors/" + name)).DELETE(), 204);
+        send(HttpRequest.newBuilder(uri("/connectors/" + name)).DELETE(), CALL_TIMEOUT, 204);
     }
 
     /** @return the JSON answer of a GET */
     public JsonNode get(String path) {
         try {
-            return JSON.readTree(send(HttpRequest.newBuilder(uri(path)).GET(), 200));
+            return JSON.readTree(send(HttpRequest.newBuilder(uri(path)).GET(), CALL_TIMEOUT, 200));
         } catch (IOException e) {
             throw new IllegalStateException("Connect answered no JSON for " + path, e);
         }
     }
 
-    private void sendAny(HttpRequest.Builder request) {
+    /**
+     * @param expected the statuses that count as success
+     * @return the answer's body
+     * @throws IllegalStateException if Connect answers another status, or the call fails or times out
+     */
+    private String send(HttpRequest.Builder request, Duration timeout, int... expected) {
         try {
-            send(request, 202);
-        } catch (IllegalStateException notAccepted) {
-            if (!String.valueOf(notAccepted.getMessage()).startsWith("Connect answered 204")) {
-                throw notAccepted;
-            }
-        }
-    }
-
-    private String send(HttpRequest.Builder request, int expected) {
-        try {
-            HttpResponse<String> response = HTTP.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != expected) {
+            HttpResponse<String> response = HTTP.send(request.timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
+            if (java.util.Arrays.stream(expected).noneMatch(status -> status == response.statusCode())) {
                 throw new IllegalStateException("Connect answered " + response.statusCode() + ": " + response.body());
             }
             return response.body();

@@ -75,12 +75,7 @@ public final class Groups {
      * @throws IllegalStateException if the broker does not answer within 30 s
      */
     public Optional<List<Set<TopicPartition>>> stableAssignments(String group) {
-        ConsumerGroupDescription description = describe(group);
-        if (description.groupState() != GroupState.STABLE || description.members().isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of(description.members().stream().map(MemberDescription::assignment)
-                .map(a -> Set.copyOf(a.topicPartitions())).toList());
+        return stableAssignmentsByMember(group).map(members -> List.copyOf(members.values()));
     }
 
     /**
