@@ -27,8 +27,8 @@ public final class ExitStatus {
     public static final int PERMANENT_WRITE = 5;
     /** {@code seams lag --fail-above N}: a group's lag (log end − committed, summed over its partitions) is above N. */
     public static final int LAG_ABOVE = 6;
-    /** {@code seams seed}: PostgreSQL refused the connection or the insert; nothing committed. */
-    public static final int SEED_REFUSED = 7;
+    /** {@code seams seed}, {@code seams reconcile}: PostgreSQL refused the connection or the statement; nothing written. */
+    public static final int PG_REFUSED = 7;
     /** An unexpected error (a bug, or an exception no outcome above names): the stack trace on stderr (sysexits' EX_SOFTWARE). */
     public static final int UNEXPECTED = 70;
     /** FAULT INJECTION: the inbox's {@code --crash-at} killed the process with SIGKILL (128 + 9). */

@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
  * {@code seed: inserted=N customers=1..C seed=S} on stdout.
  *
  * <p>Exit status: 0 the orders committed; 2 an invalid command line (or an unreadable password file);
- * {@value ExitStatus#SEED_REFUSED} PostgreSQL refused the connection or the insert (nothing committed, the reason on
+ * {@value ExitStatus#PG_REFUSED} PostgreSQL refused the connection or the insert (nothing committed, the reason on
  * stderr); {@value ExitStatus#UNEXPECTED} an unexpected error.
  */
 @Command(name = "seed", mixinStandardHelpOptions = true, sortOptions = false,
@@ -57,7 +57,7 @@ public final class SeedCommand implements Callable<Integer> {
         } catch (SQLException e) {
             System.err.println("seed: PostgreSQL refused (SQLSTATE " + e.getSQLState() + "), nothing committed: "
                     + e.getMessage());
-            return ExitStatus.SEED_REFUSED;
+            return ExitStatus.PG_REFUSED;
         }
     }
 }

@@ -1,13 +1,13 @@
 package dev.seams.lag;
 
 import dev.seams.kafka.KafkaClientConfig;
+import dev.seams.kafka.OffsetRangeReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -15,13 +15,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Lag of a consumer group per partition, like {@code kafka-consumer-groups --describe}, plus the
@@ -166,32 +162,8 @@ public final class LagProbe {
     /** Data records in [from, to) per partition, read read_uncommitted (control markers are never returned). */
     private Map<TopicPartition, Long> countDataRecords(Map<TopicPartition, Long> from, Map<TopicPartition, Long> to) {
         Map<TopicPartition, Long> counts = new HashMap<>();
-        List<TopicPartition> behind = from.keySet().stream().filter(tp -> from.get(tp) < to.get(tp)).toList();
-        if (behind.isEmpty()) {
-            return counts;
-        }
-        Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(clientConfig.applyTo(props))) {
-            consumer.assign(behind);
-            behind.forEach(tp -> consumer.seek(tp, from.get(tp)));
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            while (behind.stream().anyMatch(tp -> consumer.position(tp) < to.get(tp))) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read up to the log end offsets " + to);
-                }
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-                    if (r.offset() < to.get(tp)) {
-                        counts.merge(tp, 1L, Long::sum);
-                    }
-                }
-            }
-        }
+        OffsetRangeReader.read(bootstrapServers, clientConfig, IsolationLevel.READ_UNCOMMITTED, from, to, TIMEOUT,
+                r -> counts.merge(new TopicPartition(r.topic(), r.partition()), 1L, Long::sum));
         return counts;
     }
 

@@ -37,7 +37,7 @@ class SeedCommandTest {
             System.setErr(stderr);
         }
 
-        assertThat(status).isEqualTo(ExitStatus.SEED_REFUSED);
+        assertThat(status).isEqualTo(ExitStatus.PG_REFUSED);
         assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("seed: PostgreSQL refused (SQLSTATE 08001), nothing committed");
     }
 

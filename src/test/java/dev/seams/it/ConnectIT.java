@@ -17,16 +17,17 @@ import dev.seams.stand.Faults;
 import dev.seams.stand.KeyCounts;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Reconciliation;
+import dev.seams.stand.ConnectorTwin;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.truth.OrderEvents;
+import dev.seams.truth.ReplicationSlots;
 import dev.seams.truth.OrderEvents.Event;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -227,7 +228,7 @@ class ConnectIT {
                 connect.restart(Stand.CONNECTOR);
             }
             connect.delete(name);
-            dropSlotAndPublication(stand, slot);
+            new ReplicationSlots(stand::pg).dropWithPublication(slot);
         }
         awaitQuiet(topics);
         s.settle();
@@ -272,10 +273,7 @@ class ConnectIT {
      * {@code firstId} on into orders.events at a pace that lets the kill land in the middle.
      */
     private static Map<String, String> snapshotConnector(Stand stand, String slot, long firstId) {
-        Map<String, String> config = new HashMap<>(stand.connectorConfig());
-        config.put("slot.name", slot);
-        config.put("publication.name", slot);
-        config.put("topic.prefix", slot);
+        Map<String, String> config = ConnectorTwin.of(stand.connectorConfig(), slot);
         config.put("snapshot.mode", "initial");
         config.put("transforms.route.replacement", Stand.ORDERS_EVENTS);
         config.put("snapshot.select.statement.overrides", "public.orders");
@@ -336,17 +334,6 @@ class ConnectIT {
             }
             return System.nanoTime() - since.get() >= QUIET_MS * 1_000_000L;
         });
-    }
-
-    private static void dropSlotAndPublication(Stand stand, String slot) {
-        await("slot " + slot + " dropped").atMost(Duration.ofMinutes(1)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
-                .until(() -> {
-                    try (Connection c = stand.pg(); Statement st = c.createStatement()) {
-                        st.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '" + slot + "'");
-                        st.execute("DROP PUBLICATION IF EXISTS " + slot);
-                    }
-                    return true;
-                });
     }
 
     private static TopicPartition tp(int partition) {

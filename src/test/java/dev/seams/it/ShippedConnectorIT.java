@@ -2,12 +2,18 @@ package dev.seams.it;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.check.SlotRetentionSampler;
 import dev.seams.faults.ConnectorStop;
 import dev.seams.faults.Fault;
+import dev.seams.load.UncapturedWrites;
+import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.FaultNotObservedException;
+import dev.seams.report.LagChart;
+import dev.seams.report.Project;
 import dev.seams.stand.ConnectWorker;
+import dev.seams.stand.ConnectorTwin;
 import dev.seams.stand.KeyCounts;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Stand;
@@ -18,6 +24,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
@@ -27,9 +34,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Claims test what ships: the connector configuration of {@code containers/debezium/orders-connector.json}, as the
- * stand registered it, with the rows PostgreSQL already held then (B17 "existing rows") and through a graceful stop and
- * resume while orders are written (B14 "graceful stop"). A changed {@code snapshot.mode} or a {@code slot.drop.on.stop}
- * meant for test environments shows here as orders that never reach {@code orders.events}.
+ * stand registered it, with the rows PostgreSQL already held then (B17 "existing rows"), through a graceful stop and
+ * resume while orders are written (B14 "graceful stop"), and with the captured table idle while other tables fill the
+ * WAL (B14 "wal retention": its heartbeat lets the slot go). A changed {@code snapshot.mode}, a
+ * {@code slot.drop.on.stop} meant for test environments or a heartbeat without its action query shows here.
  */
 @ExtendWith(StandContext.Resolver.class)
 class ShippedConnectorIT {
@@ -39,6 +47,17 @@ class ShippedConnectorIT {
     private static final int STOPPED_ORDERS = 60;
     /** How long orders written while the connector was stopped may take to reach orders.events once it runs again. */
     private static final Duration DELIVERY = Duration.ofMinutes(2);
+    /** B14 "wal retention": WAL written into a table outside the publication, 8 transactions of 20,000 rows (~1 KiB each). */
+    private static final int WAL_BATCHES = 8;
+    private static final int WAL_ROWS = 20_000;
+    /** Below this much WAL written, the retention a heartbeat must release is not shown: UNVERIFIED. */
+    private static final long WAL_MIB_AT_LEAST = 150;
+    /** The bound on WAL the shipped slot may still hold back, MiB, {@link #RELEASED_WITHIN} after the writes (issue 23). */
+    private static final long RETAINED_MIB_AT_MOST = 64;
+    private static final Duration RELEASED_WITHIN = Duration.ofSeconds(60);
+    private static final String TWIN_CONNECTOR = "orders-connector-no-heartbeat";
+    private static final String TWIN_SLOT = "seams_b14_no_heartbeat";
+    private static final String WAL_CHART = "b14-wal-retention.svg";
 
     @Test
     @Claim(id = "B17", variant = "existing rows", title = "Orders that exist before the shipped connector is registered reach FINAL once",
@@ -98,6 +117,74 @@ class ShippedConnectorIT {
         e.check("orders_written_while_stopped_missing_from_orders_events", delivered.missing())
                 .isZero("every order written while the connector was stopped has an event once it runs again");
         recordFinal(e, s);
+    }
+
+    @Test
+    @Claim(id = "B14", variant = "wal retention", title = "The shipped connector's slot lets WAL go while the captured table is idle",
+            exercises = {"containers/debezium/orders-connector.json", "load/UncapturedWrites", "check/SlotRetentionSampler"})
+    void b14WalRetention(ClaimEvidence e, StandContext s) {
+        // given: the shipped connector streaming with its heartbeat, and a twin of it without one, on a slot of its own
+        Stand stand = s.stand();
+        Map<String, String> shipped = stand.connectorConfig();
+        String slot = shipped.get("slot.name");
+        e.figure("heartbeat_interval_ms", shipped.get("heartbeat.interval.ms"));
+        e.figure("heartbeat_action_query", shipped.get("heartbeat.action.query"));
+        ReplicationSlots slots = new ReplicationSlots(stand::pg);
+        ConnectWorker connect = new ConnectWorker(stand.connect());
+        connect.register(TWIN_CONNECTOR, withoutHeartbeat(shipped));
+        Map<String, String> series = new LinkedHashMap<>();
+        series.put("shipped connector (heartbeat " + shipped.get("heartbeat.interval.ms") + " ms)", slot);
+        series.put("twin without heartbeat", TWIN_SLOT);
+        try (SlotRetentionSampler sampler = new SlotRetentionSampler(slots, series, Duration.ofSeconds(1))) {
+            await("the twin streaming from " + TWIN_SLOT).atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> slots.find(TWIN_SLOT).map(ReplicationSlots.Slot::active).orElse(false));
+            // when: orders idle, a table outside the publication written
+            sampler.mark("writes start");
+            long written = e.figure("wal_written_mib", UncapturedWrites.write(s.pg(), WAL_BATCHES, WAL_ROWS) >> 20);
+            sampler.mark("writes end");
+            double end = sampler.seconds();
+            e.figure("shipped_retained_mib_at_writes_end", slots.find(slot).orElseThrow().retainedMib());
+            if (written < WAL_MIB_AT_LEAST) {
+                throw new FaultNotObservedException("only " + written + " MiB of WAL written, below " + WAL_MIB_AT_LEAST);
+            }
+            // then: the shipped slot lets it go within a minute; the twin's, read at the same moment, keeps it (the check
+            // is shown to fire)
+            long shippedMib = awaitRetainedAtMost(slots, slot, RETAINED_MIB_AT_MOST, RELEASED_WITHIN);
+            e.figure("seconds_from_writes_end_to_shipped_reading", Math.round((sampler.seconds() - end) * 10) / 10.0);
+            e.check("shipped_retained_mib_within_60s_after_writes", shippedMib).isAtMost(RETAINED_MIB_AT_MOST,
+                    "the shipped connector's heartbeat (an action query PostgreSQL decodes) moves its slot past WAL of other tables");
+            long twin = e.figure("twin_retained_mib_then", slots.find(TWIN_SLOT).orElseThrow().retainedMib());
+            e.negativeControl("twin_retained_mib_above_bound", Math.max(0, twin - RETAINED_MIB_AT_MOST), Anomaly.STALE,
+                    "the same connector without a heartbeat: its slot's confirmed position stays where the writes began");
+            sampler.mark("shipped slot read");
+            LagChart.write(Project.root().resolve("reports").resolve(WAL_CHART), "B14: WAL retained behind each slot, "
+                    + written + " MiB written to a table outside the publication", "WAL retained (MiB)", sampler.labels(),
+                    sampler.samples(), sampler.marks());
+            e.chart(WAL_CHART, "WAL retained behind the shipped connector's slot and its twin's without a heartbeat");
+        } finally {
+            connect.delete(TWIN_CONNECTOR);
+            slots.dropWithPublication(TWIN_SLOT);
+            UncapturedWrites.drop(s.pg());
+        }
+    }
+
+    /**
+     * @return the slot's retained MiB as soon as it is at most {@code bound}, or its reading once {@code within} passed
+     */
+    private static long awaitRetainedAtMost(ReplicationSlots slots, String slot, long bound, Duration within) {
+        try {
+            return await("slot " + slot + " at most " + bound + " MiB behind").atMost(within).pollInterval(Duration.ofMillis(500))
+                    .until(() -> slots.find(slot).orElseThrow().retainedMib(), mib -> mib >= 0 && mib <= bound);
+        } catch (ConditionTimeoutException held) {
+            return slots.find(slot).orElseThrow().retainedMib();
+        }
+    }
+
+    /** The shipped configuration without its heartbeat, on its own slot and publication, snapshotting nothing. */
+    private static Map<String, String> withoutHeartbeat(Map<String, String> shipped) {
+        Map<String, String> twin = ConnectorTwin.of(shipped, TWIN_SLOT);
+        twin.put("snapshot.mode", "no_data");
+        return twin;
     }
 
     /** @return the ids of the orders inserted (some then updated, moved to another customer, or deleted), ascending */

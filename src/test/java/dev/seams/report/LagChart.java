@@ -45,8 +45,23 @@ public final class LagChart {
      * @param marks   events to draw as vertical lines
      */
     public static void write(Path file, String title, List<LagSampler.Sample> samples, List<LagSampler.Mark> marks) {
+        write(file, title, "lag (offsets)", LagSampler.SERIES.keySet(), samples, marks);
+    }
+
+    /**
+     * Writes a chart of any sampled series on the same clock (e.g. WAL retained behind replication slots, B14).
+     *
+     * @param file      target .svg file (parent directories are created)
+     * @param title     chart title
+     * @param valueAxis the left y axis' label, with its unit
+     * @param seriesNames the series to draw, in order: keys of {@link LagSampler.Sample#lags()}
+     * @param samples   the samples
+     * @param marks     events to draw as vertical lines
+     */
+    public static void write(Path file, String title, String valueAxis, java.util.Collection<String> seriesNames,
+                             List<LagSampler.Sample> samples, List<LagSampler.Mark> marks) {
         XYSeriesCollection data = new XYSeriesCollection();
-        for (String name : LagSampler.SERIES.keySet()) {
+        for (String name : seriesNames) {
             XYSeries series = new XYSeries(name);
             for (LagSampler.Sample s : samples) {
                 Long lag = s.lags().get(name);
@@ -62,7 +77,7 @@ public final class LagChart {
             samples.stream().filter(s -> s.counts().containsKey(name)).forEach(s -> series.add(s.seconds(), s.counts().get(name)));
             counts.addSeries(series);
         });
-        JFreeChart chart = ChartFactory.createXYLineChart(title, "seconds", "lag (offsets)", data);
+        JFreeChart chart = ChartFactory.createXYLineChart(title, "seconds", valueAxis, data);
         if (counts.getSeriesCount() > 0) {
             XYPlot p = chart.getXYPlot();
             p.setDataset(1, counts);

@@ -13,6 +13,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.testcontainers.DockerClientFactory;
 
@@ -108,6 +109,55 @@ public final class ConnectWorker {
      */
     public void resume(String name) {
         send(HttpRequest.newBuilder(uri("/connectors/" + name + "/resume")).PUT(HttpRequest.BodyPublishers.noBody()), CALL_TIMEOUT, 202, 204);
+    }
+
+    /**
+     * Deletes a stopped connector's source offsets ({@code DELETE /connectors/NAME/offsets}, Kafka Connect 3.6+,
+     * KIP-875): its next start behaves as its first (Debezium's {@code snapshot.mode=initial} snapshots again).
+     *
+     * @throws IllegalStateException unless Connect answers 200 (the connector must be STOPPED)
+     */
+    public void deleteOffsets(String name) {
+        send(HttpRequest.newBuilder(uri("/connectors/" + name + "/offsets")).DELETE(), CONNECT_REQUEST_TIMEOUT, 200);
+    }
+
+    /**
+     * Restarts a connector's failed instances ({@code POST /connectors/NAME/restart?includeTasks=true&onlyFailed=true}):
+     * what an operator, or a supervisor's automatic restart, does with a FAILED task.
+     *
+     * @throws IllegalStateException unless Connect answers 202 or 204
+     */
+    public void restartFailed(String name) {
+        send(HttpRequest.newBuilder(uri("/connectors/" + name + "/restart?includeTasks=true&onlyFailed=true"))
+                .POST(HttpRequest.BodyPublishers.noBody()), CALL_TIMEOUT, 202, 204);
+    }
+
+    /**
+     * A task's status as Connect reports it.
+     *
+     * @param state {@code RUNNING}, {@code FAILED}, {@code UNASSIGNED}, ...; {@code NONE} while the connector has no task
+     * @param trace the failed task's stack trace, empty otherwise
+     */
+    public record TaskStatus(String state, String trace) {
+
+        /** @return the innermost cause of the trace ({@code Caused by: ...}), else its first line; empty without one */
+        public String reason() {
+            List<String> causes = trace.lines().filter(l -> l.startsWith("Caused by: ")).toList();
+            return causes.isEmpty() ? trace.lines().findFirst().orElse("") : causes.get(causes.size() - 1).substring(11);
+        }
+
+        /** @return {@link #reason()} cut to its first and last 100 characters where longer (Debezium prints whole offsets) */
+        public String shortReason() {
+            String reason = reason();
+            return reason.length() <= 240 ? reason : reason.substring(0, 100) + " … " + reason.substring(reason.length() - 100);
+        }
+    }
+
+    /** @return task 0's status */
+    public TaskStatus taskStatus(String name) {
+        JsonNode task = get("/connectors/" + name + "/status").path("tasks").path(0);
+        return task.isMissingNode() ? new TaskStatus("NONE", "")
+                : new TaskStatus(task.path("state").asText(), task.path("trace").asText(""));
     }
 
     /** @return the connector's own state ({@code RUNNING}, {@code PAUSED}, {@code STOPPED}, {@code FAILED}) */

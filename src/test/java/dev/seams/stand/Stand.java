@@ -63,6 +63,11 @@ public final class Stand {
     /** Kafka Streams' dead-letter topic: invalid {@code orders.events} records (claim B2). */
     public static final String ORDERS_EVENTS_DLQ = dev.seams.streams.TotalsTopology.ORDERS_EVENTS_DLQ;
     /**
+     * The shipped connector's heartbeat topic ({@code topic.heartbeat.prefix}.{@code topic.prefix}; claim B14 "wal
+     * retention"): created with the others, as a cluster without automatic topic creation needs it (docs/source.md).
+     */
+    public static final String HEARTBEAT = "__debezium-heartbeat.seams";
+    /**
      * Partitions the two data topics are created with. {@code orders.events} keeps them;
      * {@code customer.totals} is given twice as many by claim B10 ({@code it/TransportIT}) and keeps
      * them for every later claim, so nothing may assume this count for {@code customer.totals}: read
@@ -301,7 +306,8 @@ public final class Stand {
                     new NewTopic(ORDERS_EVENTS, PARTITIONS, replicas),
                     new NewTopic(CUSTOMER_TOTALS, PARTITIONS, replicas),
                     new NewTopic(CUSTOMER_TOTALS_DLQ, 1, replicas),
-                    new NewTopic(ORDERS_EVENTS_DLQ, 1, replicas))).all().get();
+                    new NewTopic(ORDERS_EVENTS_DLQ, 1, replicas),
+                    new NewTopic(HEARTBEAT, 1, replicas))).all().get();
         } catch (Exception e) {
             throw new IllegalStateException("cannot create topics", e);
         }
@@ -420,6 +426,11 @@ public final class Stand {
      */
     public String pgJdbcUrl(String database) {
         return "jdbc:postgresql://" + postgres.getHost() + ":" + postgres.getMappedPort(5432) + "/" + database;
+    }
+
+    /** @return the source database's JDBC URL as seen from this host (the database {@link #pg()} connects to) */
+    public String sourceJdbcUrl() {
+        return pgJdbcUrl(postgres.getDatabaseName());
     }
 
     /** @return the PostgreSQL user of {@link #pg()} and {@link #pgJdbcUrl(String)} */
