@@ -29,6 +29,10 @@ public final class ExitStatus {
     public static final int LAG_ABOVE = 6;
     /** {@code seams seed}, {@code seams reconcile}: PostgreSQL refused the connection or the statement; nothing written. */
     public static final int PG_REFUSED = 7;
+    /** {@code seams slot}: the slot is lost (missing, or {@code wal_status} {@code lost}); recovery is a re-snapshot. */
+    public static final int SLOT_LOST = 8;
+    /** {@code seams slot}: the slot is at risk ({@code wal_status} {@code unreserved}, or above {@code --max-retained-mib}). */
+    public static final int SLOT_AT_RISK = 9;
     /** An unexpected error (a bug, or an exception no outcome above names): the stack trace on stderr (sysexits' EX_SOFTWARE). */
     public static final int UNEXPECTED = 70;
     /** FAULT INJECTION: the inbox's {@code --crash-at} killed the process with SIGKILL (128 + 9). */

@@ -10,14 +10,15 @@ import picocli.CommandLine.Command;
  * {@code seams seed} (deterministic orders into PostgreSQL), {@code seams lag} (consumer group lag),
  * {@code seams inbox} (sink mode inbox: exactly-once into PostgreSQL, claim B4),
  * {@code seams compare} (what changed between two guarantees.json reports, claim B7),
- * {@code seams reconcile} (the deletes a re-snapshot after a lost slot cannot carry, claim B14).
+ * {@code seams reconcile} (the deletes a re-snapshot after a lost slot cannot carry, claim B14),
+ * {@code seams slot} (the replication slot's health, claim B14).
  * An invalid option value (an {@link IllegalArgumentException} from a command) prints its message
  * and the usage and exits with {@value ExitStatus#USAGE}, like a syntax error; any other exception prints its stack
  * trace and exits with {@value ExitStatus#UNEXPECTED}, never with a status that names an outcome ({@link ExitStatus}).
  */
 @Command(name = "seams", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         subcommands = {StreamsApp.class, SinkCommand.class, SeedCommand.class, LagCommand.class,
-            InboxCommand.class, CompareCommand.class, ReconcileCommand.class},
+            InboxCommand.class, CompareCommand.class, ReconcileCommand.class, SlotCommand.class},
         description = "The CDC pipeline's stream processor, sink and seeder.")
 public final class SeamsCli {
 

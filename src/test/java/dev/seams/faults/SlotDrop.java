@@ -1,7 +1,5 @@
 package dev.seams.faults;
 
-import static org.awaitility.Awaitility.await;
-
 import dev.seams.stand.ConnectWorker;
 import dev.seams.truth.ReplicationSlots;
 import java.time.Duration;
@@ -10,9 +8,7 @@ import java.time.Duration;
  * A connector's replication slot dropped under it (claim B14 "slot dropped"): its walsender terminated and the slot
  * dropped, as an operator's clean-up of "unused" slots or a failover to a server without the slot does. Proof: the drop
  * succeeded (the server's WAL position then is recorded). {@link #heal()} is the documented recovery
- * (docs/source.md "When the slot is lost"): the connector stopped, its offsets deleted, any slot of that name
- * dropped (one created since would start streaming after the snapshot's position), the connector resumed — Debezium snapshots again on a new slot; the deletes the snapshot cannot carry are
- * {@code seams reconcile}'s, which the claim runs itself.
+ * ({@link SlotRecovery}).
  */
 public final class SlotDrop implements Fault {
 
@@ -51,15 +47,9 @@ public final class SlotDrop implements Fault {
         return Duration.ZERO;   // the claim writes its orders while the slot is gone, then observes the connector
     }
 
-    /** The documented recovery: stop, delete the offsets, drop any slot of that name, resume; then RUNNING. */
+    /** The documented recovery ({@link SlotRecovery#resnapshot}); then the connector's task runs. */
     @Override
     public void heal() {
-        connect.stop(connector);
-        await("connector " + connector + " STOPPED").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions().until(() -> "STOPPED".equals(connect.connectorState(connector)));
-        connect.deleteOffsets(connector);
-        slots.drop(slot);
-        connect.resume(connector);
-        connect.awaitTaskRunning(connector);
+        SlotRecovery.resnapshot(connect, slots, connector, slot);
     }
 }

@@ -2,9 +2,13 @@ package dev.seams.it;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.cli.ExitStatus;
 import dev.seams.cli.SeamsCli;
+import dev.seams.faults.ContainerFaults;
 import dev.seams.faults.Fault;
 import dev.seams.faults.SlotDrop;
+import dev.seams.faults.SlotRecovery;
+import dev.seams.load.UncapturedWrites;
 import dev.seams.reconcile.MissingOrders;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
@@ -29,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -47,11 +52,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(StandContext.Resolver.class)
 class SlotFaultIT {
 
-    /** This claim's customers: 7301..7304 before the drop, orders moved to 7305 in the gap, 7306 the marker's. */
+    /** B14[slot dropped]'s customers: 7301..7304 before the drop, orders moved to 7305 in the gap, 7306 the marker's. */
     private static final int FIRST_CUSTOMER = 7301;
     private static final int CUSTOMERS = 4;
-    private static final int MOVED_TO = FIRST_CUSTOMER + CUSTOMERS;
-    private static final int MARKER_CUSTOMER = MOVED_TO + 1;
+    private static final int MARKER_CUSTOMER = FIRST_CUSTOMER + CUSTOMERS + 1;
+    /** B14[slot invalidated]'s: 7401..7404, 7405 moved to, 7406 the marker's. */
+    private static final int INVALIDATED_FIRST_CUSTOMER = 7401;
+    /** The server's bound on the WAL a slot may hold while its consumer is away (PostgreSQL 13+), B14[slot invalidated]. */
+    private static final String MAX_SLOT_WAL_KEEP_SIZE = "32MB";
+    /** WAL written past it while Connect is down: 5 transactions of 20,000 rows (~1 KiB each) into a table outside the publication. */
+    private static final int WAL_BATCHES = 5;
+    private static final int WAL_ROWS = 20_000;
     private static final int ORDERS_BEFORE = 24;
     private static final int ORDERS_IN_GAP = 20;
     private static final String TWIN_CONNECTOR = "orders-connector-trust-slot";
@@ -98,7 +109,7 @@ class SlotFaultIT {
             if (!proof.tookEffect()) {
                 throw new FaultNotObservedException(proof.evidence());
             }
-            Gap gap = writeGap(pg, before);
+            Gap gap = writeGap(pg, before, FIRST_CUSTOMER);
             e.figure("gap", gap.toString());
             // then: the shipped connector fails by name, also after a restart; the twin runs on a new slot without the gap
             ConnectWorker.TaskStatus shipped = awaitOutcome(connect, slots, Stand.CONNECTOR, slot, e, "shipped");
@@ -110,7 +121,7 @@ class SlotFaultIT {
             e.negativeControl("twin_gap_orders_lost", twinLost(s, pg, gap, "RUNNING".equals(twin.state())), Anomaly.LOST,
                     "the twin (offset.mismatch.strategy=trust_slot: no log position check) runs on a new slot: the orders "
                             + "inserted while no slot existed never reach its topic " + ConnectorTwin.events(TWIN_SLOT));
-            recover(e, s, drop, gap);
+            recover(e, s, drop::heal, gap, MARKER_CUSTOMER);
         } finally {
             if (!"RUNNING".equals(connect.taskStatus(Stand.CONNECTOR).state())) {
                 drop.heal();
@@ -121,28 +132,135 @@ class SlotFaultIT {
         s.settle();
     }
 
+    @Test
+    @Claim(id = "B14", variant = "slot invalidated", title = "A slot invalidated while Connect is down is named lost; the recovery loses nothing",
+            exercises = {"cli/SlotCommand", "slot/SlotHealth", "faults/SlotRecovery", "cli/ReconcileCommand",
+                "containers/debezium/orders-connector.json"})
+    void b14SlotInvalidated(ClaimEvidence e, StandContext s) {
+        // given: this claim's orders in the pipeline, and seams slot saying the streaming slot is healthy
+        Stand stand = s.stand();
+        Pg pg = s.pg();
+        ConnectWorker connect = new ConnectWorker(stand.connect());
+        ReplicationSlots slots = new ReplicationSlots(stand::pg);
+        String slot = stand.connectorConfig().get("slot.name");
+        List<Long> before = new ArrayList<>();
+        for (int i = 0; i < ORDERS_BEFORE; i++) {
+            before.add(pg.insertOrder(INVALIDATED_FIRST_CUSTOMER + i % CUSTOMERS, BigDecimal.valueOf(700 + i * 11L, 2)));
+        }
+        s.settle();
+        e.check("seams_slot_exit_status_while_streaming", slotCommand(s, slot)).isEqualTo(ExitStatus.OK,
+                "seams slot reports the streaming slot healthy: the detector does not fire on a healthy slot");
+        // when: Connect down, the server's max_slot_wal_keep_size small, orders changed and WAL written past it
+        Map<TopicPartition, Long> start = s.topics().endOffsets(Stand.ORDERS_EVENTS);
+        Fault down = ContainerFaults.stop("connect-down", stand.control("connect"), Duration.ZERO, () -> answers(connect));
+        Fault.Proof proof = down.inject();
+        Gap gap;
+        try {
+            e.figure("connect_down_proof", proof.evidence());
+            if (!proof.tookEffect()) {
+                throw new FaultNotObservedException(proof.evidence());
+            }
+            pg.execute("ALTER SYSTEM SET max_slot_wal_keep_size = '" + MAX_SLOT_WAL_KEEP_SIZE + "'");
+            pg.longs("SELECT 1 FROM pg_reload_conf()");
+            gap = writeGap(pg, before, INVALIDATED_FIRST_CUSTOMER);
+            e.figure("gap", gap.toString());
+            e.figure("wal_written_mib", UncapturedWrites.write(pg, WAL_BATCHES, WAL_ROWS) >> 20);
+            e.figure("wal_status", awaitLost(pg, slots, slot));
+        } finally {
+            down.heal();
+        }
+        try {
+            // then: whatever the connector reports, seams slot names the slot lost
+            e.figure("connector_task_after_restart", observe(connect, Stand.CONNECTOR, Duration.ofSeconds(30)));
+            e.check("seams_slot_exit_status_once_lost", slotCommand(s, slot)).isEqualTo(ExitStatus.SLOT_LOST,
+                    "seams slot names the invalidated slot lost (wal_status lost), exit status 8: what a monitor alerts on");
+            Set<Long> streamed = new HashSet<>(OrderEvents.orderIds(OrderEvents.read(s.topics(), start)));
+            e.figure("gap_inserts_in_orders_events_before_recovery", gap.inserted().stream().filter(streamed::contains).count());
+            recover(e, s, () -> SlotRecovery.resnapshot(connect, slots, Stand.CONNECTOR, slot), gap,
+                    INVALIDATED_FIRST_CUSTOMER + CUSTOMERS + 1);
+        } finally {
+            pg.execute("ALTER SYSTEM RESET max_slot_wal_keep_size");
+            pg.longs("SELECT 1 FROM pg_reload_conf()");
+            UncapturedWrites.drop(pg);
+            if (!"RUNNING".equals(connect.taskStatus(Stand.CONNECTOR).state())) {
+                SlotRecovery.resnapshot(connect, slots, Stand.CONNECTOR, slot);
+            }
+        }
+        s.settle();
+    }
+
+    /** @return {@code seams slot}'s exit status for the source's slot */
+    private static int slotCommand(StandContext s, String slot) {
+        return SeamsCli.commandLine().execute("slot", "--jdbc-url", s.stand().sourceJdbcUrl(), "--user", s.stand().pgUser(),
+                "--password", s.stand().pgPassword(), "--slot", slot);
+    }
+
+    /** Checkpoints until PostgreSQL has invalidated the slot; @return its wal_status then */
+    private static String awaitLost(Pg pg, ReplicationSlots slots, String slot) {
+        try {
+            await("slot " + slot + " invalidated (wal_status lost)").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(2))
+                    .until(() -> {
+                        pg.execute("CHECKPOINT");
+                        return slots.find(slot).map(sl -> "lost".equals(sl.walStatus())).orElse(false);
+                    });
+            return "lost";
+        } catch (ConditionTimeoutException notYet) {
+            String status = slots.find(slot).map(ReplicationSlots.Slot::walStatus).orElse("absent");
+            throw new FaultNotObservedException("the slot was not invalidated: wal_status " + status);
+        }
+    }
+
+    /** @return the task's states over {@code span} after Connect started again, in order, repeats removed */
+    private static String observe(ConnectWorker connect, String connector, Duration span) {
+        List<String> seen = new ArrayList<>();
+        long end = System.nanoTime() + span.toNanos();
+        await("the connector observed for " + span.toSeconds() + " s").atMost(span.plusSeconds(30)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> {
+                    try {
+                        ConnectWorker.TaskStatus status = connect.taskStatus(connector);
+                        String state = status.state() + (status.reason().isEmpty() ? "" : " (" + status.shortReason() + ")");
+                        if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(state)) {
+                            seen.add(state);
+                        }
+                    } catch (RuntimeException notAnswering) {
+                        // Connect still starting
+                    }
+                    return System.nanoTime() > end;
+                });
+        return String.join(" → ", seen);
+    }
+
+    private static boolean answers(ConnectWorker connect) {
+        try {
+            connect.get("/connectors");
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     /**
      * The documented recovery: {@link SlotDrop#heal()} (offsets deleted, a new slot, a re-snapshot), then
      * {@code seams reconcile}. Before the reconcile, once ds-streams has read the snapshot, the customers whose orders
      * were deleted in the gap still count them (the negative control of the reconcile); after it, ds-streams and FINAL
      * equal PostgreSQL.
      */
-    private static void recover(ClaimEvidence e, StandContext s, Fault drop, Gap gap) {
+    private static void recover(ClaimEvidence e, StandContext s, Runnable heal, Gap gap, int markerCustomer) {
         Map<TopicPartition, Long> start = s.topics().endOffsets(Stand.ORDERS_EVENTS);
-        drop.heal();
-        long marker = s.pg().insertOrder(MARKER_CUSTOMER, new BigDecimal("1.00"));   // written after the snapshot began
+        heal.run();
+        long marker = s.pg().insertOrder(markerCustomer, new BigDecimal("1.00"));   // written after the snapshot began
         await("the re-snapshot and the marker order in orders.events").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> OrderEvents.orderIds(OrderEvents.read(s.topics(), start)).contains(marker));
         List<OrderEvents.Event> events = OrderEvents.read(s.topics(), start);
         e.figure("resnapshot_reads", OrderEvents.orderIds(events, Set.of("r")).size());
         Set<Long> resent = new HashSet<>(OrderEvents.orderIds(events));
         e.check("gap_orders_missing_after_the_resnapshot", gap.inserted().stream().filter(id -> !resent.contains(id)).count())
-                .isZero("every order inserted while no slot existed is in the re-snapshot");
+                .isZero("every order inserted while the slot was gone is in the re-snapshot");
         Pipeline.Settle resnapshotOnly = s.drain();
         e.figure("ds_streams_after_the_resnapshot_alone", resnapshotOnly.detail());
         Reconciliation stale = Reconciliation.customers(s.pg().truth(), s.topics().latestTotals());
         e.negativeControl("customers_stale_after_the_resnapshot_alone", stale.differences().size(), Anomaly.STALE,
-                "the re-snapshot without seams reconcile: customers still counting the orders deleted while no slot existed");
+                "the re-snapshot without seams reconcile: customers still counting the orders deleted while the slot was gone");
         int status = SeamsCli.commandLine().execute("reconcile", "--bootstrap-servers", s.stand().bootstrapServers(),
                 "--jdbc-url", s.stand().sourceJdbcUrl(), "--user", s.stand().pgUser(),
                 "--password", s.stand().pgPassword());
@@ -151,7 +269,7 @@ class SlotFaultIT {
                 .filter(r -> r.headers().lastHeader(MissingOrders.ORIGIN_HEADER) != null)
                 .map(r -> OrderEvent.ofValue(r.value()).orderId()).filter(gap.deleted()::contains).count();
         e.check("gap_deletes_reconciled", reconciled).isEqualTo((long) gap.deleted().size(),
-                "one delete from seams reconcile for each order deleted while no slot existed");
+                "one delete from seams reconcile for each order deleted while the slot was gone");
         s.settle();
         FinalFromStart.record(e, s, "PostgreSQL vs customer_totals FINAL after the recovery");
     }
@@ -167,19 +285,20 @@ class SlotFaultIT {
 
         @Override
         public String toString() {
-            return inserted.size() + " orders inserted, " + updated.size() + " updated (half moved to customer " + MOVED_TO
-                    + "), " + deleted.size() + " deleted";
+            return inserted.size() + " orders inserted, " + updated.size() + " updated (half moved to another customer), "
+                    + deleted.size() + " deleted";
         }
     }
 
-    private static Gap writeGap(Pg pg, List<Long> before) {
+    /** Writes the gap's changes for the customers {@code first}..{@code first + 3}, moving orders to {@code first + 4}. */
+    private static Gap writeGap(Pg pg, List<Long> before, int first) {
         List<Long> inserted = new ArrayList<>();
         for (int i = 0; i < ORDERS_IN_GAP; i++) {
-            inserted.add(pg.insertOrder(FIRST_CUSTOMER + i % CUSTOMERS, BigDecimal.valueOf(2000 + i * 7L, 2)));
+            inserted.add(pg.insertOrder(first + i % CUSTOMERS, BigDecimal.valueOf(2000 + i * 7L, 2)));
         }
         List<Long> updated = before.subList(0, 8);
         for (int i = 0; i < updated.size(); i++) {
-            pg.execute("UPDATE orders SET amount = amount + 1.11" + (i % 2 == 0 ? ", customer_id = " + MOVED_TO : "")
+            pg.execute("UPDATE orders SET amount = amount + 1.11" + (i % 2 == 0 ? ", customer_id = " + (first + CUSTOMERS) : "")
                     + " WHERE order_id = " + updated.get(i));
         }
         List<Long> deleted = before.subList(8, 14);
