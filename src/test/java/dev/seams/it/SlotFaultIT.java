@@ -124,7 +124,8 @@ class SlotFaultIT {
             recover(e, s, drop::heal, gap, MARKER_CUSTOMER);
         } finally {
             if (!"RUNNING".equals(connect.taskStatus(Stand.CONNECTOR).state())) {
-                drop.heal();
+                drop.heal();   // the stand's connector serving again, whatever happened above
+                reconcile(s);
             }
             connect.delete(TWIN_CONNECTOR);
             slots.dropWithPublication(TWIN_SLOT);
@@ -154,22 +155,22 @@ class SlotFaultIT {
         Map<TopicPartition, Long> start = s.topics().endOffsets(Stand.ORDERS_EVENTS);
         Fault down = ContainerFaults.stop("connect-down", stand.control("connect"), Duration.ZERO, () -> answers(connect));
         Fault.Proof proof = down.inject();
-        Gap gap;
         try {
-            e.figure("connect_down_proof", proof.evidence());
-            if (!proof.tookEffect()) {
-                throw new FaultNotObservedException(proof.evidence());
+            Gap gap;
+            try {
+                e.figure("connect_down_proof", proof.evidence());
+                if (!proof.tookEffect()) {
+                    throw new FaultNotObservedException(proof.evidence());
+                }
+                pg.execute("ALTER SYSTEM SET max_slot_wal_keep_size = '" + MAX_SLOT_WAL_KEEP_SIZE + "'");
+                pg.longs("SELECT 1 FROM pg_reload_conf()");
+                gap = writeGap(pg, before, INVALIDATED_FIRST_CUSTOMER);
+                e.figure("gap", gap.toString());
+                e.figure("wal_written_mib", UncapturedWrites.write(pg, WAL_BATCHES, WAL_ROWS) >> 20);
+                e.figure("wal_status", awaitLost(pg, slots, slot));
+            } finally {
+                down.heal();
             }
-            pg.execute("ALTER SYSTEM SET max_slot_wal_keep_size = '" + MAX_SLOT_WAL_KEEP_SIZE + "'");
-            pg.longs("SELECT 1 FROM pg_reload_conf()");
-            gap = writeGap(pg, before, INVALIDATED_FIRST_CUSTOMER);
-            e.figure("gap", gap.toString());
-            e.figure("wal_written_mib", UncapturedWrites.write(pg, WAL_BATCHES, WAL_ROWS) >> 20);
-            e.figure("wal_status", awaitLost(pg, slots, slot));
-        } finally {
-            down.heal();
-        }
-        try {
             // then: whatever the connector reports, seams slot names the slot lost
             e.figure("connector_task_after_restart", observe(connect, Stand.CONNECTOR, Duration.ofSeconds(30)));
             e.check("seams_slot_exit_status_once_lost", slotCommand(s, slot)).isEqualTo(ExitStatus.SLOT_LOST,
@@ -179,14 +180,23 @@ class SlotFaultIT {
             recover(e, s, () -> SlotRecovery.resnapshot(connect, slots, Stand.CONNECTOR, slot), gap,
                     INVALIDATED_FIRST_CUSTOMER + CUSTOMERS + 1);
         } finally {
+            // the server's bound restored and the stand's slot serving again, whatever happened above
             pg.execute("ALTER SYSTEM RESET max_slot_wal_keep_size");
             pg.longs("SELECT 1 FROM pg_reload_conf()");
             UncapturedWrites.drop(pg);
-            if (!"RUNNING".equals(connect.taskStatus(Stand.CONNECTOR).state())) {
+            boolean lost = slots.find(slot).map(sl -> "lost".equals(sl.walStatus())).orElse(true);
+            if (lost || !"RUNNING".equals(connect.taskStatus(Stand.CONNECTOR).state())) {
                 SlotRecovery.resnapshot(connect, slots, Stand.CONNECTOR, slot);
+                reconcile(s);
             }
         }
         s.settle();
+    }
+
+    /** @return {@code seams reconcile}'s exit status against the stand */
+    private static int reconcile(StandContext s) {
+        return SeamsCli.commandLine().execute("reconcile", "--bootstrap-servers", s.stand().bootstrapServers(),
+                "--jdbc-url", s.stand().sourceJdbcUrl(), "--user", s.stand().pgUser(), "--password", s.stand().pgPassword());
     }
 
     /** @return {@code seams slot}'s exit status for the source's slot */
@@ -261,10 +271,7 @@ class SlotFaultIT {
         Reconciliation stale = Reconciliation.customers(s.pg().truth(), s.topics().latestTotals());
         e.negativeControl("customers_stale_after_the_resnapshot_alone", stale.differences().size(), Anomaly.STALE,
                 "the re-snapshot without seams reconcile: customers still counting the orders deleted while the slot was gone");
-        int status = SeamsCli.commandLine().execute("reconcile", "--bootstrap-servers", s.stand().bootstrapServers(),
-                "--jdbc-url", s.stand().sourceJdbcUrl(), "--user", s.stand().pgUser(),
-                "--password", s.stand().pgPassword());
-        e.check("reconcile_exit_status", status).isEqualTo(0, "seams reconcile wrote its deletes");
+        e.check("reconcile_exit_status", reconcile(s)).isEqualTo(0, "seams reconcile wrote its deletes");
         long reconciled = s.topics().recordsSince(Stand.ORDERS_EVENTS, "read_committed", start).stream()
                 .filter(r -> r.headers().lastHeader(MissingOrders.ORIGIN_HEADER) != null)
                 .map(r -> OrderEvent.ofValue(r.value()).orderId()).filter(gap.deleted()::contains).count();
