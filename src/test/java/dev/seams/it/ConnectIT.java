@@ -24,8 +24,6 @@ import dev.seams.stand.Topics;
 import dev.seams.truth.OrderEvents;
 import dev.seams.truth.ReplicationSlots;
 import dev.seams.truth.OrderEvents.Event;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
