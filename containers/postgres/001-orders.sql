@@ -5,6 +5,10 @@ CREATE TABLE IF NOT EXISTS orders (
     amount      numeric(12, 2) NOT NULL,
     created_at  timestamptz    NOT NULL DEFAULT now()
 );
+-- numeric accepts 'NaN', which is no amount of money: ds-streams could only dead-letter it, and a customer's sum
+-- would become NaN. The domain refuses it here (B15; PostgreSQL refuses 'Infinity' in a numeric(p,s) by itself).
+ALTER TABLE orders DROP CONSTRAINT IF EXISTS orders_amount_is_a_number;
+ALTER TABLE orders ADD CONSTRAINT orders_amount_is_a_number CHECK (amount <> 'NaN');
 -- A DELETE's change event then carries the whole old row (customer_id, amount), not only the key.
 ALTER TABLE orders REPLICA IDENTITY FULL;
 -- B13 (docs/source.md "TRUNCATE"): Debezium does not carry a TRUNCATE. The connector skips truncate messages by

@@ -33,6 +33,12 @@ public final class ExitStatus {
     public static final int SLOT_LOST = 8;
     /** {@code seams slot}: the slot is at risk ({@code wal_status} {@code unreserved}, or above {@code --max-retained-mib}). */
     public static final int SLOT_AT_RISK = 9;
+    /**
+     * {@code seams sink}: a value the source legitimately holds does not fit its ClickHouse column without rounding
+     * (claim B15, e.g. 3 decimals into {@code Decimal(18, 2)}); the message names the record and the ALTER that
+     * widens the column; nothing of its batch was written or committed, so the run after the ALTER carries it.
+     */
+    public static final int TARGET_TOO_NARROW = 10;
     /** An unexpected error (a bug, or an exception no outcome above names): the stack trace on stderr (sysexits' EX_SOFTWARE). */
     public static final int UNEXPECTED = 70;
     /** FAULT INJECTION: the inbox's {@code --crash-at} killed the process with SIGKILL (128 + 9). */
@@ -47,6 +53,7 @@ public final class ExitStatus {
             case FATAL_KAFKA -> FATAL_KAFKA;
             case PERMANENT_WRITE -> PERMANENT_WRITE;
             case UNPROCESSABLE_RECORD -> UNPROCESSABLE_RECORD;
+            case TARGET_TOO_NARROW -> TARGET_TOO_NARROW;
         };
     }
 }

@@ -36,7 +36,9 @@ import picocli.CommandLine.Option;
  * next run); 2 for an invalid command line; 4 at a fatal Kafka error (authorization, unknown topic,
  * invalid offset configuration, fenced {@code --instance-id}); 5 at a permanent write error
  * (ClickHouse: unknown table or column, type mismatch, value out of range, authentication; or the
- * dead-letter topic refusing a record), with the batch's position on stderr and nothing committed; 70 at an
+ * dead-letter topic refusing a record), with the batch's position on stderr and nothing committed; 10 when a
+ * value the source legitimately holds does not fit its ClickHouse column without rounding (claim B15: the record, the
+ * column and the ALTER that widens it on stderr, nothing of the batch written or committed); 70 at an
  * unexpected error ({@link ExitStatus#UNEXPECTED}).
  *
  * <p>SIGTERM (a graceful stop: {@code docker stop}, Kubernetes) ends the run as {@link Sink#stop()} does: the
@@ -46,7 +48,8 @@ import picocli.CommandLine.Option;
 @Command(name = "sink", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Consume customer.totals (or orders.events) into ClickHouse, at-least-once.",
         footer = {"", "Exit status: 0 clean run; 1 a batch left uncommitted after retriable failures;",
-            "2 usage error; 4 fatal Kafka error; 5 permanent write error (position printed);", "70 unexpected error."})
+            "2 usage error; 4 fatal Kafka error; 5 permanent write error (position printed);",
+            "10 a value does not fit its ClickHouse column without rounding (the ALTER to run printed);", "70 unexpected error."})
 public final class SinkCommand implements Callable<Integer> {
 
     /** How long a SIGTERM waits for the run to finish its batch in hand and its closing commits. */
@@ -129,6 +132,7 @@ public final class SinkCommand implements Callable<Integer> {
     Map<String, String> env = System.getenv();
 
     private SinkSummary summary;
+    private String stopped;
 
     /** The options that break the sink's guarantees on purpose, for negative controls. */
     static final class FaultInjection {
@@ -155,6 +159,14 @@ public final class SinkCommand implements Callable<Integer> {
     /** @return the summary of the last {@link #call()}, or null before one ended (for callers that embed the command) */
     public SinkSummary summary() {
         return summary;
+    }
+
+    /**
+     * @return why the last {@link #call()} stopped, as printed on stderr after {@code sink: stopped: }; null if it
+     *     did not stop (for callers that embed the command)
+     */
+    public String stopped() {
+        return stopped;
     }
 
     /**
@@ -212,8 +224,9 @@ public final class SinkCommand implements Callable<Integer> {
             summary = sink.run();
         } catch (RunStoppedException e) {
             summary = sink.summary();
+            stopped = e.getMessage();
             System.out.println(summary.line());
-            System.err.println("sink: stopped: " + e.getMessage());
+            System.err.println("sink: stopped: " + stopped);
             return ExitStatus.of(e.stop());
         }
         System.out.println(summary.line());

@@ -89,8 +89,9 @@ final class InboxStore {
      */
     void createTables(InboxMode mode) throws SQLException {
         try (Statement st = connection.createStatement()) {
+            // amount unconstrained numeric: every decimal the source holds, never rounded (B15)
             st.execute("CREATE TABLE IF NOT EXISTS " + LEDGER + " ("
-                    + "order_id bigint NOT NULL, customer_id integer NOT NULL, amount numeric(12,2) NOT NULL, "
+                    + "order_id bigint NOT NULL, customer_id integer NOT NULL, amount numeric NOT NULL, "
                     + "source_partition integer NOT NULL, source_offset bigint NOT NULL, "
                     + "written_at timestamptz NOT NULL DEFAULT clock_timestamp())");
             st.execute("ALTER TABLE " + LEDGER + " ADD COLUMN IF NOT EXISTS op text, "

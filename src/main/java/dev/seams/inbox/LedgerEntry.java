@@ -10,7 +10,7 @@ import java.util.Objects;
  * @param key        the change key the duplicate check uses ({@link ChangeKeys})
  * @param orderId    the order's id ({@code order_id})
  * @param customerId its customer ({@code customer_id}); for a deletion, the customer it had
- * @param amount     its amount, exact, scale 2 (negative for a refund)
+ * @param amount     its amount, exact, every decimal the source holds (negative for a refund; B15)
  * @param op         Debezium's operation ({@code c}, {@code u}, {@code d}, {@code r}), or null if not sent
  * @param lsn        the change's source LSN ({@code __lsn}), or null if not sent
  * @param deleted    whether the change deleted the order

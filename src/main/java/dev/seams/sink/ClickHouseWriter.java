@@ -4,11 +4,17 @@ import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.DataStreamWriter;
 import com.clickhouse.client.api.insert.InsertResponse;
 import com.clickhouse.client.api.insert.InsertSettings;
+import com.clickhouse.client.api.query.QueryResponse;
+import com.clickhouse.client.api.query.QuerySettings;
 import com.clickhouse.data.ClickHouseFormat;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -127,9 +133,51 @@ public final class ClickHouseWriter implements AutoCloseable {
             out.flush();
             crash.crash(SinkCrash.Point.MID_INSERT, what + ": " + half + " of " + rows.bytes() + " bytes sent, no acknowledgement");
         };
-        try (InsertResponse response = client.insert(qualified, body, ClickHouseFormat.JSONEachRow,
-                new InsertSettings()).get(timeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS)) {
-            return response.getWrittenRows();
+        return acknowledged(what, () -> {
+            try (InsertResponse response = client.insert(qualified, body, ClickHouseFormat.JSONEachRow,
+                    new InsertSettings()).get(timeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS)) {
+                return response.getWrittenRows();
+            }
+        });
+    }
+
+    /**
+     * Reads the declared types of the tables' columns ({@code system.columns}), for the check that
+     * a value fits its column before it is written (claim B15).
+     *
+     * @param tables the tables a batch writes
+     * @return their columns
+     * @throws WriteFailedException if the query fails or times out, classified by {@link ClickHouseErrors}
+     *                              (a run re-reads its batch after a retriable one, as after a failed insert)
+     */
+    public TargetColumns columns(List<String> tables) {
+        String sql = "SELECT table, name, type FROM system.columns WHERE database = " + quoted(database)
+                + " AND table IN (" + String.join(", ", tables.stream().map(ClickHouseWriter::quoted).toList()) + ")";
+        String what = "reading the column types of " + tables;
+        return acknowledged(what, () -> {
+            try (QueryResponse response = client.query(sql, new QuerySettings().setFormat(ClickHouseFormat.TabSeparated))
+                    .get(timeout.plus(GRACE).toMillis(), TimeUnit.MILLISECONDS);
+                 InputStream in = response.getInputStream()) {
+                Map<String, String> types = new HashMap<>();
+                for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                    String[] f = line.split("\t", -1);
+                    if (f.length == 3) {
+                        types.put(f[0] + "." + f[1], f[2]);
+                    }
+                }
+                return new TargetColumns(database, types);
+            }
+        });
+    }
+
+    /**
+     * Runs one request and waits for the server's answer.
+     *
+     * @throws WriteFailedException if it fails or times out, classified by {@link ClickHouseErrors}
+     */
+    private static <T> T acknowledged(String what, Callable<T> request) {
+        try {
+            return request.call();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new WriteFailedException(what, Classification.permanent("interrupted"), e);
@@ -138,6 +186,11 @@ public final class ClickHouseWriter implements AutoCloseable {
         } catch (Exception e) {
             throw new WriteFailedException(what, ClickHouseErrors.classify(e), e);
         }
+    }
+
+    /** @return a ClickHouse string literal (names come from the command line, never from records) */
+    private static String quoted(String text) {
+        return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'";
     }
 
     /** Stops the request threads. */

@@ -49,7 +49,7 @@ final class DedupDemoMapper implements RecordMapper {
     }
 
     @Override
-    public boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, RowsBody> rowsByTable)
+    public boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, RowsBody> rowsByTable, TargetColumns target)
             throws BadRecordException {
         OrderEvent event;
         try {
@@ -71,7 +71,7 @@ final class DedupDemoMapper implements RecordMapper {
         rowsByTable.get(ORDER_DEDUP).startRow()
                 .field(ORDER_ID, event.orderId())
                 .field(CUSTOMER_ID, event.customerId())
-                .field(AMOUNT, event.amount())
+                .field(AMOUNT, target.requireFits(ORDER_DEDUP, AMOUNT.name(), event.amount()))
                 .field(VERSION, offsetAsVersion ? record.offset() : event.lsn())
                 .field(IS_DELETED, event.deleted() ? 1 : 0)
                 .endRow();

@@ -13,9 +13,11 @@ interface RecordMapper {
     /**
      * Adds the record's rows to {@code rowsByTable} (one body per table of {@link #tables()}).
      *
+     * @param target the target's columns: every money value is checked to fit its column exactly
      * @return {@code false} if the record is a tombstone that carries no row (logged, not bad)
-     * @throws BadRecordException with the precise reason if the record is invalid; nothing is added then
+     * @throws BadRecordException        with the precise reason if the record is invalid; nothing is added then
+     * @throws TargetTooNarrowException  if a legitimate value does not fit its column (claim B15): the run stops
      */
-    boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, RowsBody> rowsByTable)
+    boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, RowsBody> rowsByTable, TargetColumns target)
             throws BadRecordException;
 }

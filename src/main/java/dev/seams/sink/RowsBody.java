@@ -52,6 +52,11 @@ public final class RowsBody {
             return new Field(name);
         }
 
+        /** @return the column name */
+        public String name() {
+            return name;
+        }
+
         @Override
         public String toString() {
             return name;

@@ -19,7 +19,12 @@ public class RunStoppedException extends RuntimeException {
         /** A permanent error of the target (ClickHouse, PostgreSQL, the dead-letter topic) writing a batch. */
         PERMANENT_WRITE,
         /** A record the sink cannot process and has no dead-letter topic for (the inbox sink). */
-        UNPROCESSABLE_RECORD
+        UNPROCESSABLE_RECORD,
+        /**
+         * A value the source legitimately holds that a target column cannot hold without rounding
+         * (claim B15, {@link TargetTooNarrowException}): the column must be widened first.
+         */
+        TARGET_TOO_NARROW
     }
 
     private final Stop stop;

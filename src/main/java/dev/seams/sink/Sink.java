@@ -69,6 +69,8 @@ public final class Sink {
 
     private final SinkOptions options;
     private final RecordMapper mapper;
+    /** The target's columns, read at the run's first write (claim B15); null before. */
+    private TargetColumns target;
     private final Counters counters = new Counters();
     private volatile PollSession session;
     private volatile boolean stopRequested;
@@ -118,6 +120,7 @@ public final class Sink {
              Client client = options.clickhouse().open();
              ClickHouseWriter writer = new ClickHouseWriter(client, options.clickhouse().database(),
                      options.clickhouse().timeout(), mapper.tables().size()).withCrash(crash)) {
+            target = null;
             session = new PollSession(consumer, options.window());
             if (stopRequested) {
                 session.requestStop();
@@ -202,7 +205,16 @@ public final class Sink {
     private void flush(Consumer<byte[], byte[]> consumer, ClickHouseWriter writer, DeadLetterWriter deadLetters,
                        Backoff backoff) {
         ConsumerRecords<byte[], byte[]> records = pending.drain();
-        Batch batch = map(records);
+        Batch batch;
+        try {
+            if (target == null) {   // once per run: a column widened while the sink was stopped is seen at its restart
+                target = writer.columns(mapper.tables());
+            }
+            batch = map(records, target);
+        } catch (WriteFailedException e) {
+            failed(consumer, records, backoff, e);
+            return;
+        }
         boolean committedAhead = options.offsetFault() == OffsetFault.COMMIT_BEFORE_WRITE;
         if (committedAhead) {   // FAULT INJECTION, TEST-ONLY (B5's twin): the offsets go before the insert
             committer.commitAsync(Batches.nextOffsets(consumer, records), Batches.counts(records));
@@ -210,12 +222,7 @@ public final class Sink {
         try {
             write(batch, writer, deadLetters);
         } catch (WriteFailedException e) {
-            if (!e.classification().retriable()) {
-                counters.uncommitted = records.count();
-                throw new RunStoppedException(RunStoppedException.Stop.PERMANENT_WRITE,
-                        e.getMessage() + "; batch " + Batches.position(records) + " not committed", e);
-            }
-            counters.uncommitted = Batches.reread(consumer, records, backoff, e.getMessage());
+            failed(consumer, records, backoff, e);
             return;
         }
         crash.maybeCrash(SinkCrash.Point.AFTER_INSERT, () -> "batch " + Batches.position(records) + " inserted ("
@@ -229,6 +236,22 @@ public final class Sink {
             committer.commitAsync(Batches.nextOffsets(consumer, records), Batches.counts(records));
         }
         lastCommitNanos = System.nanoTime();
+    }
+
+    /**
+     * A batch that could not be written: a permanent failure stops the run, a retriable one rewinds
+     * the batch for a re-read after the backoff; either way nothing of it is committed.
+     *
+     * @throws RunStoppedException for a permanent failure ({@link RunStoppedException.Stop#PERMANENT_WRITE})
+     */
+    private void failed(Consumer<byte[], byte[]> consumer, ConsumerRecords<byte[], byte[]> records, Backoff backoff,
+                        WriteFailedException e) {
+        if (!e.classification().retriable()) {
+            counters.uncommitted = records.count();
+            throw new RunStoppedException(RunStoppedException.Stop.PERMANENT_WRITE,
+                    e.getMessage() + "; batch " + Batches.position(records) + " not committed", e);
+        }
+        counters.uncommitted = Batches.reread(consumer, records, backoff, e.getMessage());
     }
 
     /**
@@ -313,7 +336,8 @@ public final class Sink {
         };
     }
 
-    private Batch map(ConsumerRecords<byte[], byte[]> records) {
+    /** @throws RunStoppedException if a value does not fit its column ({@link RunStoppedException.Stop#TARGET_TOO_NARROW}) */
+    private Batch map(ConsumerRecords<byte[], byte[]> records, TargetColumns columns) {
         Batch batch = new Batch();
         for (String table : mapper.tables()) {
             batch.rowsByTable.put(table, new RowsBody(records.count()));
@@ -323,7 +347,7 @@ public final class Sink {
             try {
                 boolean hasRows = false;
                 for (int i = 0; i < copies; i++) {
-                    hasRows = mapper.map(record, batch.rowsByTable);
+                    hasRows = mapper.map(record, batch.rowsByTable, columns);
                 }
                 if (hasRows) {
                     batch.inserted += copies;
@@ -331,6 +355,11 @@ public final class Sink {
                     batch.tombstones++;
                     LOG.info("tombstone {}-{}@{}: no row", record.topic(), record.partition(), record.offset());
                 }
+            } catch (TargetTooNarrowException e) {   // B15: stop before the server rounds it; nothing of the batch written
+                counters.uncommitted = records.count();
+                throw new RunStoppedException(RunStoppedException.Stop.TARGET_TOO_NARROW, "record " + record.topic() + "-"
+                        + record.partition() + "@" + record.offset() + ": " + e.getMessage() + "; batch "
+                        + Batches.position(records) + " neither written nor committed", e);
             } catch (BadRecordException e) {
                 batch.bad++;
                 LOG.warn("bad record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.getMessage());

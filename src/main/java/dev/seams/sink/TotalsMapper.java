@@ -76,14 +76,15 @@ final class TotalsMapper implements RecordMapper {
     }
 
     @Override
-    public boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, RowsBody> rowsByTable)
+    public boolean map(ConsumerRecord<byte[], byte[]> record, Map<String, RowsBody> rowsByTable, TargetColumns target)
             throws BadRecordException {
         CustomerTotals totals = validate ? validator.validate(record.key(), record.value()) : unvalidated(record.value());
+        BigDecimal total = target.requireFits(CUSTOMER_TOTALS, TOTAL.name(), target.requireFits(RAW_TOTALS, TOTAL.name(), totals.total()));
         RowsBody raw = rowsByTable.get(RAW_TOTALS);
         int from = raw.startRow().mark();
         raw.field(CUSTOMER_ID, totals.customerId())
                 .field(ORDERS, totals.orders())
-                .field(TOTAL, totals.total())
+                .field(TOTAL, total)
                 .field(VERSION, offsetAsVersion || !validate ? record.offset() : totals.version());
         rowsByTable.get(CUSTOMER_TOTALS).startRow().copyFields(raw, from, raw.mark()).endRow();   // serialised once
         raw.field(KAFKA_PARTITION, record.partition()).field(KAFKA_OFFSET, record.offset()).endRow();

@@ -17,13 +17,14 @@ import java.nio.charset.StandardCharsets;
  *   <li>at most {@code maxValueBytes} bytes (a real snapshot is under 100):
  *       {@code value too large: 1000000 bytes > limit 65536};</li>
  *   <li>UTF-8 JSON object with {@code customer_id} (32-bit integer), {@code orders} (64-bit integer),
- *       {@code total} (a decimal string or JSON number with at most 2 decimal places that fits
- *       Decimal(18,2)) and {@code version} (64-bit integer), parsed strictly by
+ *       {@code total} (a decimal string or JSON number, exact, with as many decimals as the source
+ *       holds: whether the target column can hold them is {@link TargetColumns}' check, which stops
+ *       the run rather than reject a legitimate value, B15) and {@code version} (64-bit integer), parsed strictly by
  *       {@link CustomerTotals#fromJson(byte[])} — no missing field becomes a default zero: e.g.
  *       {@code customer totals: not valid JSON: …}, {@code customer totals: not a JSON object: [1,2]},
  *       {@code customer totals: field "orders" is missing}, {@code customer totals: field "total" is null},
  *       {@code customer totals: field "version" is missing},
- *       {@code customer totals: field "total" has more than 2 decimal places: "12.345"};</li>
+ *       {@code customer totals: field "total" is not a decimal: "abc"};</li>
  *   <li>the Kafka key is the record's customer_id as text (ds-streams keys by it, B10):
  *       {@code record key "7" does not match customer_id 3}, {@code record key null does not match customer_id 3};</li>
  *   <li>only with the opt-in rule {@code --customers}: {@code customer_id} inside that range:
@@ -64,7 +65,7 @@ public final class TotalsValidator {
      *
      * @param key   the record key as read, may be null
      * @param value the record value as read, may be null (a tombstone)
-     * @return the snapshot, total with scale 2
+     * @return the snapshot, its total in money's canonical form (at least scale 2, never rounded)
      * @throws BadRecordException with the reason of the first rule broken (see the class comment)
      */
     public CustomerTotals validate(byte[] key, byte[] value) throws BadRecordException {

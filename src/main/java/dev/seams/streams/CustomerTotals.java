@@ -2,7 +2,6 @@ package dev.seams.streams;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
@@ -28,8 +27,9 @@ import java.util.Objects;
  * @param customerId the customer ({@code customer_id})
  * @param orders     how many of the customer's orders currently exist, >= 0; 0 after all were
  *                   deleted or moved away (claim B11)
- * @param total      the sum of their amounts in currency units, exact, always with scale 2; may
- *                   be negative (refunds); 0.00 when {@code orders} is 0
+ * @param total      the sum of their amounts in currency units, exact: at least scale 2 and every
+ *                   decimal the source holds (claim B15); may be negative (refunds); 0.00 when
+ *                   {@code orders} is 0
  * @param version    changes applied to this customer's aggregate so far; >= 1 in every record
  *                   ds-streams writes (0 only for {@link #empty()})
  */
@@ -38,13 +38,13 @@ public record CustomerTotals(int customerId, long orders, BigDecimal total, long
     private static final String WHAT = "customer totals";
 
     /**
-     * Normalizes {@code total} to scale 2 without rounding.
+     * Puts {@code total} in money's canonical form (at least two decimals, trailing zeros beyond
+     * them dropped), never rounding.
      *
      * @throws NullPointerException if {@code total} is null
-     * @throws ArithmeticException  if {@code total} has more than two significant decimal places
      */
     public CustomerTotals {
-        total = Objects.requireNonNull(total, "total").setScale(Json.MONEY_SCALE, RoundingMode.UNNECESSARY);
+        total = Json.money(Objects.requireNonNull(total, "total"));
     }
 
     /**

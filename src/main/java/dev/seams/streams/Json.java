@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 
 /**
  * The one shared Jackson {@link ObjectMapper} of this package and the strict field readers that
@@ -25,11 +24,16 @@ import java.math.RoundingMode;
  */
 final class Json {
 
-    /** Money has exactly this many decimal places (PG numeric(12,2), ClickHouse Decimal(18,2)). */
+    /**
+     * Money has at least this many decimal places (PG numeric(12,2) as shipped); more when the
+     * source holds more (claim B15: after {@code ALTER COLUMN amount TYPE numeric(14,3)}).
+     */
     static final int MONEY_SCALE = 2;
 
-    /** Integer digits that fit ClickHouse Decimal(18,2); larger amounts are rejected. */
-    private static final int MONEY_MAX_INTEGER_DIGITS = 16;
+    /** Digits before the decimal point PostgreSQL's {@code numeric} can hold; beyond, no source wrote the value. */
+    private static final int NUMERIC_MAX_INTEGER_DIGITS = 131_072;
+    /** Digits after the decimal point PostgreSQL's {@code numeric} can hold. */
+    private static final int NUMERIC_MAX_SCALE = 16_383;
 
     static final ObjectMapper MAPPER = JsonMapper.builder()
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
@@ -111,11 +115,13 @@ final class Json {
 
     /**
      * Reads a required money field, given either as a decimal string ({@code "59.68"}, Debezium's
-     * {@code decimal.handling.mode=string}) or as a JSON number, exactly, and returns it with
-     * scale {@value #MONEY_SCALE}.
+     * {@code decimal.handling.mode=string}) or as a JSON number, exactly, and returns it in the
+     * canonical form of {@link #money(BigDecimal)}: every decimal the source holds is kept, none is
+     * rounded (claim B15). Whether a target can hold it is the target's check (the sink stops
+     * before writing a value its column would round, docs/source.md "Schema changes").
      *
-     * @throws InvalidJsonException if missing, null, not a decimal, with more than two decimal
-     *                              places (that would need rounding), or beyond Decimal(18,2)
+     * @throws InvalidJsonException if missing, null, not a decimal, or beyond what PostgreSQL's
+     *                              {@code numeric} can hold (no source produced it)
      */
     static BigDecimal moneyField(JsonNode object, String field, String what) {
         JsonNode node = required(object, field, what);
@@ -131,15 +137,25 @@ final class Json {
         } else {
             throw invalid(what, "field \"" + field + "\" is not a decimal: " + abbreviate(node.toString()));
         }
-        if (value.precision() - value.scale() > MONEY_MAX_INTEGER_DIGITS) {
-            throw invalid(what, "field \"" + field + "\" is out of range for Decimal(18,2): " + abbreviate(node.toString()));
+        BigDecimal stripped = value.stripTrailingZeros();
+        if (stripped.precision() - stripped.scale() > NUMERIC_MAX_INTEGER_DIGITS || stripped.scale() > NUMERIC_MAX_SCALE) {
+            throw invalid(what, "field \"" + field + "\" is beyond what PostgreSQL's numeric can hold: "
+                    + abbreviate(node.toString()));
         }
-        try {
-            return value.setScale(MONEY_SCALE, RoundingMode.UNNECESSARY);
-        } catch (ArithmeticException e) {
-            throw invalid(what, "field \"" + field + "\" has more than " + MONEY_SCALE
-                    + " decimal places: " + abbreviate(node.toString()));
-        }
+        return money(stripped);
+    }
+
+    /**
+     * The canonical form of an amount: exact, trailing zeros beyond the second decimal dropped, at
+     * least two decimals — {@code 12.000} (an old row after {@code numeric(14,3)}) is {@code 12.00},
+     * {@code 1.005} stays {@code 1.005}, {@code 7} is {@code 7.00}. Never rounds.
+     *
+     * @param value an exact amount, not null
+     * @return the same number, scale {@code max(2, its significant decimals)}
+     */
+    static BigDecimal money(BigDecimal value) {
+        BigDecimal stripped = value.stripTrailingZeros();
+        return stripped.scale() < MONEY_SCALE ? stripped.setScale(MONEY_SCALE) : stripped;
     }
 
     /**

@@ -3,7 +3,6 @@ package dev.seams.streams;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Set;
@@ -29,7 +28,8 @@ import java.util.Set;
  * @param orderId    the order's primary key ({@code order_id})
  * @param customerId the customer the order belongs to ({@code customer_id}); for a deletion, the
  *                   customer it belonged to
- * @param amount     the order's amount in currency units, exact, always with scale 2; negative
+ * @param amount     the order's amount in currency units, exact, at least scale 2 and every decimal the source holds
+ *                   (claim B15); negative
  *                   for a refund (the source's DDL allows it; claim B11)
  * @param deleted    whether this change deleted the order ({@code "__deleted":"true"} or
  *                   {@code "__op":"d"}); the row is then the one before the delete
@@ -51,14 +51,14 @@ public record OrderEvent(long orderId, int customerId, BigDecimal amount, boolea
     private static final Set<String> OPS = Set.of("c", "u", "d", "r");
 
     /**
-     * Normalizes {@code amount} to scale 2 without rounding.
+     * Puts {@code amount} in money's canonical form (at least two decimals, trailing zeros beyond
+     * them dropped), never rounding.
      *
      * @throws NullPointerException     if {@code amount} is null
-     * @throws ArithmeticException      if {@code amount} has more than two significant decimal places
      * @throws IllegalArgumentException if {@code op} is not one of c, u, d, r, or {@code lsn} is negative
      */
     public OrderEvent {
-        amount = Objects.requireNonNull(amount, "amount").setScale(Json.MONEY_SCALE, RoundingMode.UNNECESSARY);
+        amount = Json.money(Objects.requireNonNull(amount, "amount"));
         if (op != null && !OPS.contains(op)) {
             throw new IllegalArgumentException("op must be one of c, u, d, r, got " + op);
         }
@@ -77,7 +77,7 @@ public record OrderEvent(long orderId, int customerId, BigDecimal amount, boolea
      *
      * <p>{@code order_id} and {@code customer_id} must be integral JSON numbers (64 and 32 bit);
      * {@code amount} may be a decimal string or a JSON number, read exactly (never via
-     * {@code double}) and with at most two decimal places. The optional metadata fields must be
+     * {@code double}), with every decimal it has (claim B15). The optional metadata fields must be
      * well-formed when present: {@code __deleted} {@code "true"}/{@code "false"} (or a JSON
      * boolean), {@code __lsn} a 64-bit integer >= 0, {@code __op} one of {@code c u d r}. Every
      * other field (e.g. a later {@code "currency":"RUB"}, {@code __source_ts_ms}) is ignored (claim G9).

@@ -1,13 +1,11 @@
 package dev.seams.it;
 
 import dev.seams.cli.ExitStatus;
-import dev.seams.cli.SinkCommand;
 import dev.seams.dlq.DeadLetters;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.FaultNotObservedException;
-import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.CustomerRange;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
@@ -16,6 +14,7 @@ import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Injection;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Reconciliation;
+import dev.seams.stand.SinkCli;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
@@ -45,7 +44,6 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import picocli.CommandLine;
 
 /**
  * Bad records never stop the pipeline and never vanish (seed section "DLQ: битое событие не
@@ -118,8 +116,8 @@ class DlqIT {
                 new Payload("tombstone", null, "null value (tombstone) where a totals snapshot was expected"),
                 new Payload("null-total", utf8("{\"customer_id\":1,\"orders\":1,\"total\":null}"),
                         "customer totals: field \"total\" is null"),
-                new Payload("three-decimals", utf8("{\"customer_id\":1,\"orders\":1,\"total\":\"12.345\"}"),
-                        "customer totals: field \"total\" has more than 2 decimal places: \"12.345\""));
+                new Payload("comma-decimal", utf8("{\"customer_id\":1,\"orders\":1,\"total\":\"12,34\"}"),
+                        "customer totals: field \"total\" is not a decimal: \"12,34\""));
     }
 
     /** Headers a producer of the bad record attached; the dead letter must keep them. */
@@ -128,21 +126,6 @@ class DlqIT {
         headers.add(CASE_HEADER, utf8(name));
         headers.add(TRACE_HEADER, utf8("dlq-it-" + name));
         return headers;
-    }
-
-    /** The sink through its command line, as an operator runs it: exit status and summary. */
-    private record CliRun(int exitStatus, SinkSummary summary) {
-    }
-
-    private static CliRun sinkCli(Stand stand, String... extra) {
-        ClickHouseTarget ch = stand.clickhouseTarget();
-        List<String> args = new ArrayList<>(List.of("--bootstrap-servers", stand.bootstrapServers(),
-                "--clickhouse", ch.endpoint(), "--clickhouse-user", ch.user(), "--clickhouse-password", ch.password(),
-                "--clickhouse-database", ch.database(), "--mode", "totals"));
-        args.addAll(List.of(extra));
-        SinkCommand command = new SinkCommand();
-        int status = new CommandLine(command).execute(args.toArray(String[]::new));
-        return new CliRun(status, command.summary());
     }
 
     /**
@@ -251,7 +234,7 @@ class DlqIT {
                 routed.add(new Routed(p, bad, good));
             }
 
-            CliRun run = sinkCli(side.stand(), "--until-caught-up");
+            SinkCli run = SinkCli.run(side.stand(), "--until-caught-up");
 
             long written = injection.since(Stand.CUSTOMER_TOTALS, totalsMark).size();
             List<ConsumerRecord<byte[], byte[]>> letters = injection.since(Stand.CUSTOMER_TOTALS_DLQ, side.dlqMark());
@@ -285,7 +268,7 @@ class DlqIT {
     }
 
     /** One payload's entry of G11: its dead letter, checked field by field, and the good record after it. */
-    private static void recordFate(ClaimEvidence e, Routed r, CliRun run, ConsumerRecord<byte[], byte[]> letter, List<String> raw,
+    private static void recordFate(ClaimEvidence e, Routed r, SinkCli run, ConsumerRecord<byte[], byte[]> letter, List<String> raw,
                                    String goodRow, Instant from, Instant to) {
         e.figure("summary", run.summary().line());
         e.figure("payload_bytes", r.payload().value() == null ? -1 : r.payload().value().length);
@@ -381,7 +364,7 @@ class DlqIT {
                     injection.snapshot(CUSTOMER, goodTotals), null);
             TopicPartition tp = new TopicPartition(Stand.CUSTOMER_TOTALS, bad.partition());
 
-            CliRun failing = sinkCli(side.stand(), "--for", "12s", "--dlq-topic", tiny);
+            SinkCli failing = SinkCli.run(side.stand(), "--for", "12s", "--dlq-topic", tiny);
             long committedAfterFailure = committedOffset(side.stand(), tp);
             long rawAfterFailure = side.ch().scalar("SELECT count() FROM raw_totals");
             long tinyRecords = side.topics().committedRecordCount(tiny);
@@ -391,7 +374,7 @@ class DlqIT {
                         + failing.summary().line());
             }
 
-            CliRun recovery = sinkCli(side.stand(), "--until-caught-up");
+            SinkCli recovery = SinkCli.run(side.stand(), "--until-caught-up");
             long committedAfterRecovery = committedOffset(side.stand(), tp);
             List<ConsumerRecord<byte[], byte[]>> letters = injection.since(Stand.CUSTOMER_TOTALS_DLQ, side.dlqMark());
             ConsumerRecord<byte[], byte[]> letter = letterOf(letters, bad);

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The sink carries everything the source can produce (claim B11): PostgreSQL's {@code orders}
- * (containers/postgres/001-orders.sql) has no CHECK constraint, so every {@code integer} customer
+ * (containers/postgres/001-orders.sql) has no CHECK constraint but the one refusing {@code 'NaN'} (B15), so every {@code integer} customer
  * and every {@code numeric(12,2)} amount — negative (a refund), zero, the largest — is legitimate,
  * and so are the snapshots ds-streams derives from them: a customer emptied by DELETE or by an
  * UPDATE that moves its only order away ({@code 0/0.00}), a negative or zero total. Each is a change
@@ -97,8 +97,9 @@ class SourceDomainIT {
         Map<Integer, Totals> truth = s.pg().truth();
         Map<Integer, Totals> fin = s.ch().finalTotals();
 
-        e.check("orders_check_constraints", s.pg().checkConstraints("orders")).isZero(
-                "CHECK constraints on orders: none, so every value its column types hold is a legitimate source value");
+        e.check("orders_check_constraints", s.pg().checkConstraints("orders").toString()).isEqualTo(
+                "[orders_amount_is_a_number: CHECK ((amount <> 'NaN'::numeric))]", "CHECK constraints on orders: only the one "
+                        + "refusing 'NaN' (B15), so every number its column types hold is a legitimate source value");
         e.check("orders_events_of_the_changes", events).isEqualTo(changes, "one orders.events record per change PG applied");
         e.figure("customer_totals_records_of_the_changes", snapshots);
         e.figure("summary", run.line());

@@ -16,6 +16,9 @@ import org.junit.jupiter.api.Test;
  */
 class DedupDemoMapperTest {
 
+    /** order_dedup.amount of containers/clickhouse/001-tables.sql as system.columns lists it (ClickHouse 18.16). */
+    private static final TargetColumns SHIPPED = new TargetColumns("seams", Map.of("order_dedup.amount", "Decimal(18, 2)"));
+
     private static Map<String, RowsBody> tables() {
         Map<String, RowsBody> rows = new LinkedHashMap<>();
         rows.put(DedupDemoMapper.ORDER_COUNTS_RAW, new RowsBody(4));
@@ -38,9 +41,9 @@ class DedupDemoMapperTest {
         Map<String, RowsBody> rows = tables();
         DedupDemoMapper mapper = new DedupDemoMapper(false);
 
-        mapper.map(record(10, change("2", "59.68", "false", "c", 100)), rows);
-        mapper.map(record(11, change("3", "60.00", "false", "u", 200)), rows);
-        mapper.map(record(12, change("3", "60.00", "true", "d", 300)), rows);
+        mapper.map(record(10, change("2", "59.68", "false", "c", 100)), rows, SHIPPED);
+        mapper.map(record(11, change("3", "60.00", "false", "u", 200)), rows, SHIPPED);
+        mapper.map(record(12, change("3", "60.00", "true", "d", 300)), rows, SHIPPED);
 
         assertThat(rows.get(DedupDemoMapper.ORDER_DEDUP).lines()).containsExactly(
                 "{\"order_id\":1,\"customer_id\":2,\"amount\":59.68,\"version\":100,\"is_deleted\":0}",
@@ -54,23 +57,32 @@ class DedupDemoMapperTest {
         Map<String, RowsBody> rows = tables();
         DedupDemoMapper mapper = new DedupDemoMapper(false);
 
-        assertThat(mapper.map(record(1, null), rows)).isFalse();
-        assertThat(mapper.map(record(2, "null"), rows)).isFalse();
+        assertThat(mapper.map(record(1, null), rows, SHIPPED)).isFalse();
+        assertThat(mapper.map(record(2, "null"), rows, SHIPPED)).isFalse();
         assertThat(rows.get(DedupDemoMapper.ORDER_DEDUP).isEmpty()).isTrue();
     }
 
     @Test
     void aChangeWithoutLsnHasNoVersion() {
         BadRecordException e = catchThrowableOfType(BadRecordException.class, () -> new DedupDemoMapper(false)
-                .map(record(1, "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1.00\"}"), tables()));
+                .map(record(1, "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1.00\"}"), tables(), SHIPPED));
 
         assertThat(e).hasMessage("order event has no \"__lsn\" (the connector must add it: transforms.unwrap.add.fields=op,lsn)");
     }
 
     @Test
+    void anAmountTheColumnWouldRoundStopsTheRun() {
+        TargetTooNarrowException e = catchThrowableOfType(TargetTooNarrowException.class, () -> new DedupDemoMapper(false)
+                .map(record(1, change("2", "1.005", "false", "c", 100)), tables(), SHIPPED));
+
+        assertThat(e).hasMessageStartingWith("amount 1.005 does not fit order_dedup.amount Decimal(18, 2) (3 decimal places > 2)")
+                .hasMessageContaining("MODIFY COLUMN amount Decimal(19, 3)");
+    }
+
+    @Test
     void anInvalidValueIsABadRecord() {
         BadRecordException e = catchThrowableOfType(BadRecordException.class, () -> new DedupDemoMapper(false)
-                .map(record(1, "{\"order_id\":1,\"amount\":\"1.00\"}"), tables()));
+                .map(record(1, "{\"order_id\":1,\"amount\":\"1.00\"}"), tables(), SHIPPED));
 
         assertThat(e).hasMessage("order event: field \"customer_id\" is missing");
     }
@@ -79,7 +91,7 @@ class DedupDemoMapperTest {
     void theOffsetAsVersionControlWritesTheOffset() throws BadRecordException {
         Map<String, RowsBody> rows = tables();
 
-        new DedupDemoMapper(true).map(record(7, "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1.00\"}"), rows);
+        new DedupDemoMapper(true).map(record(7, "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1.00\"}"), rows, SHIPPED);
 
         assertThat(rows.get(DedupDemoMapper.ORDER_DEDUP).lines())
                 .containsExactly("{\"order_id\":1,\"customer_id\":2,\"amount\":1.00,\"version\":7,\"is_deleted\":0}");

@@ -67,11 +67,11 @@ class TotalsValidatorTest {
             "`{\"customer_id\":1,\"orders\":\"1\",\"total\":\"1.00\"}` | customer totals: field \"orders\" is not a 64-bit integer: \"1\"",
             "`{\"customer_id\":1,\"orders\":1}`                   | customer totals: field \"total\" is missing",
             "`{\"customer_id\":1,\"orders\":1,\"total\":null}`    | customer totals: field \"total\" is null",
-            "`{\"customer_id\":1,\"orders\":1,\"total\":\"12.345\"}` | customer totals: field \"total\" has more than 2 decimal places: \"12.345\"",
-            "`{\"customer_id\":1,\"orders\":1,\"total\":12.345}`  | customer totals: field \"total\" has more than 2 decimal places: 12.345",
+            "`{\"customer_id\":1,\"orders\":1,\"total\":\"12,34\"}` | customer totals: field \"total\" is not a decimal: \"12,34\"",
+            "`{\"customer_id\":1,\"orders\":1,\"total\":\"NaN\"}`   | customer totals: field \"total\" is not a decimal: \"NaN\"",
             "`{\"customer_id\":1,\"orders\":1,\"total\":\"abc\"}` | customer totals: field \"total\" is not a decimal: \"abc\"",
             "`{\"customer_id\":1,\"orders\":1,\"total\":true}`    | customer totals: field \"total\" is not a decimal: true",
-            "`{\"customer_id\":1,\"orders\":1,\"total\":1e20}`    | customer totals: field \"total\" is out of range for Decimal(18,2): 1E+20",
+            "`{\"customer_id\":1,\"orders\":1,\"total\":1e200000}` | customer totals: field \"total\" is beyond what PostgreSQL's numeric can hold: 1E+200000",
             "`{\"customer_id\":1,\"orders\":1,\"total\":\"1.00\"}` | customer totals: field \"version\" is missing",
             "`{\"customer_id\":1,\"orders\":1,\"total\":\"1.00\",\"version\":null}` | customer totals: field \"version\" is null",
             "`{\"customer_id\":1,\"orders\":1,\"total\":\"1.00\",\"version\":\"7\"}` | customer totals: field \"version\" is not a 64-bit integer: \"7\"",
@@ -154,6 +154,12 @@ class TotalsValidatorTest {
         // B11: PostgreSQL's numeric(12,2) accepts -5.00; a customer with only that order totals -5.00
         assertThat(valid("{\"customer_id\":6,\"orders\":1,\"total\":\"-5.00\",\"version\":1}"))
                 .isEqualTo(new CustomerTotals(6, 1, new BigDecimal("-5.00"), 1));
+    }
+
+    @Test
+    void threeDecimalsAreValid() throws BadRecordException {
+        // B15: after ALTER COLUMN amount TYPE numeric(14,3) ds-streams writes them; whether ClickHouse holds them is TargetColumns' check
+        assertThat(valid("{\"customer_id\":6,\"orders\":2,\"total\":\"3.255\",\"version\":2}").total()).hasToString("3.255");
     }
 
     @Test

@@ -84,6 +84,19 @@ public final class Pg {
     }
 
     /**
+     * @param sql a statement expected to be refused, e.g. an INSERT of a value the DDL forbids
+     * @return PostgreSQL's refusal as {@code SQLSTATE: message}, or null if it ran the statement
+     */
+    public String refusal(String sql) {
+        try (Connection c = stand.pg(); Statement st = c.createStatement()) {
+            st.execute(sql);
+            return null;
+        } catch (SQLException e) {
+            return e.getSQLState() + ": " + e.getMessage().lines().findFirst().orElse("");
+        }
+    }
+
+    /**
      * @param sql a query whose first column is an integer type
      * @return that column of every row, in the query's order
      * @throws IllegalStateException if PostgreSQL refuses it
@@ -124,16 +137,20 @@ public final class Pg {
 
     /**
      * @param table a table of the public schema, e.g. {@code orders}
-     * @return how many CHECK constraints it has (0: every value its column types hold is allowed)
+     * @return its CHECK constraints, each as {@code name: definition}, by name (none: every value its column types hold
+     *     is allowed)
      */
-    public long checkConstraints(String table) {
+    public List<String> checkConstraints(String table) {
         try (Connection c = stand.pg();
-             PreparedStatement query = c.prepareStatement(
-                     "SELECT count(*) FROM pg_constraint WHERE contype = 'c' AND conrelid = ?::regclass")) {
+             PreparedStatement query = c.prepareStatement("SELECT conname || ': ' || pg_get_constraintdef(oid) FROM pg_constraint "
+                     + "WHERE contype = 'c' AND conrelid = ?::regclass ORDER BY conname")) {
             query.setString(1, table);
             try (ResultSet rs = query.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
+                List<String> constraints = new ArrayList<>();
+                while (rs.next()) {
+                    constraints.add(rs.getString(1));
+                }
+                return constraints;
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read the constraints of " + table, e);

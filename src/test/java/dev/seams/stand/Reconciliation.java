@@ -238,7 +238,7 @@ public final class Reconciliation {
     }
 
     private static String orderText(OrderSeeder.Order o) {
-        return "customer " + o.customerId() + " " + o.amount().setScale(2).toPlainString();
+        return "customer " + o.customerId() + " " + Totals.canonical(o.amount()).toPlainString();
     }
 
     /**
