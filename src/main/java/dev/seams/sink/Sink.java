@@ -211,7 +211,8 @@ public final class Sink {
                 target = writer.columns(mapper.tables());
             }
             batch = map(records, target);
-        } catch (WriteFailedException e) {
+        } catch (WriteFailedException e) {   // reading the column types failed: a ClickHouse request like an insert
+            counters.insertErrors++;
             failed(consumer, records, backoff, e);
             return;
         }

@@ -7,7 +7,8 @@ package dev.seams.sink;
  * @param bad          records rejected as invalid and written to the DLQ (claims G10, G11)
  * @param tombstones   values that carry no row (a row-less deletion in {@code dedup-demo})
  * @param dlqErrors    failed dead-letter writes (the batch was re-read, not committed; G11)
- * @param insertErrors failed ClickHouse inserts (the batch was re-read, not committed)
+ * @param insertErrors failed ClickHouse requests of the write path, inserts and the run's read of its column types (the batch was
+ *                     re-read, not committed)
  * @param fetchErrors  polls that failed retriably
  * @param dup          whether every record was inserted twice ({@code --dup})
  * @param fromStart    whether the run started from the earliest offsets ({@code --from-start})
