@@ -94,6 +94,11 @@ final class InboxStore {
                     + "order_id bigint NOT NULL, customer_id integer NOT NULL, amount numeric NOT NULL, "
                     + "source_partition integer NOT NULL, source_offset bigint NOT NULL, "
                     + "written_at timestamptz NOT NULL DEFAULT clock_timestamp())");
+            // a ledger of an earlier release has numeric(12,2), which rounds 1.005 to 1.01 on insert: drop the typmod
+            // (no rewrite of the table: PostgreSQL only relabels a numeric column losing its precision)
+            st.execute("DO $$ BEGIN IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+                    + "AND table_name = '" + LEDGER + "' AND column_name = 'amount' AND numeric_precision IS NOT NULL) THEN "
+                    + "ALTER TABLE " + LEDGER + " ALTER COLUMN amount TYPE numeric; END IF; END $$");
             st.execute("ALTER TABLE " + LEDGER + " ADD COLUMN IF NOT EXISTS op text, "
                     + "ADD COLUMN IF NOT EXISTS source_lsn bigint, "
                     + "ADD COLUMN IF NOT EXISTS deleted boolean NOT NULL DEFAULT false, "

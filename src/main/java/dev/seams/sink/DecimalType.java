@@ -57,11 +57,12 @@ public record DecimalType(int precision, int scale) {
 
     /**
      * @param value a value this type does not hold
-     * @return the narrowest type that holds both what this type holds and the value
+     * @return the narrowest type that holds both what this type holds and the value; capped at 76 digits, the widest
+     *     ClickHouse Decimal (then it does not hold the value either: check with {@link #holds})
      */
     public DecimalType widenedFor(BigDecimal value) {
-        int newScale = Math.max(scale, decimals(value));
-        int newIntegers = Math.max(precision - scale, integerDigits(value));
+        int newScale = Math.min(76, Math.max(scale, decimals(value)));
+        int newIntegers = Math.min(76, Math.max(precision - scale, integerDigits(value)));
         int newPrecision = Math.min(76, newIntegers + newScale);
         return new DecimalType(newPrecision, Math.min(newScale, newPrecision));
     }
@@ -89,6 +90,6 @@ public record DecimalType(int precision, int scale) {
     /** @return the value's digits before the decimal point (0 for |value| &lt; 1) */
     static int integerDigits(BigDecimal value) {
         BigDecimal stripped = value.stripTrailingZeros();
-        return Math.max(0, stripped.precision() - stripped.scale());
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(0, (long) stripped.precision() - stripped.scale()));
     }
 }

@@ -2,6 +2,7 @@ package dev.seams.sink;
 
 import dev.seams.streams.InvalidJsonException;
 import dev.seams.streams.OrderEvent;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -64,6 +65,7 @@ final class DedupDemoMapper implements RecordMapper {
             throw new BadRecordException("order event has no \"__lsn\" (the connector must add it: "
                     + "transforms.unwrap.add.fields=op,lsn)");
         }
+        BigDecimal amount = target.requireFits(ORDER_DEDUP, AMOUNT.name(), event.amount());   // before any row is started
         rowsByTable.get(ORDER_COUNTS_RAW).startRow()
                 .field(CUSTOMER_ID, event.customerId())
                 .field(CNT, 1)
@@ -71,7 +73,7 @@ final class DedupDemoMapper implements RecordMapper {
         rowsByTable.get(ORDER_DEDUP).startRow()
                 .field(ORDER_ID, event.orderId())
                 .field(CUSTOMER_ID, event.customerId())
-                .field(AMOUNT, target.requireFits(ORDER_DEDUP, AMOUNT.name(), event.amount()))
+                .field(AMOUNT, amount)
                 .field(VERSION, offsetAsVersion ? record.offset() : event.lsn())
                 .field(IS_DELETED, event.deleted() ? 1 : 0)
                 .endRow();

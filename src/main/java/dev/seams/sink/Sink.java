@@ -71,6 +71,8 @@ public final class Sink {
     private final RecordMapper mapper;
     /** The target's columns, read at the run's first write (claim B15); null before. */
     private TargetColumns target;
+    /** A stop of a flush inside a rebalance listener, raised when the poll returns; null while none. */
+    private RunStoppedException stoppedInRebalance;
     private final Counters counters = new Counters();
     private volatile PollSession session;
     private volatile boolean stopRequested;
@@ -108,9 +110,11 @@ public final class Sink {
      *
      * @return what the run did
      * @throws RunStoppedException at a permanent write error ({@link RunStoppedException.Stop#PERMANENT_WRITE},
-     *                             with the batch's position) or a fatal Kafka error
-     *                             ({@link RunStoppedException.Stop#FATAL_KAFKA}); nothing of the
-     *                             failing batch was committed; {@link #summary()} has the counts so far
+     *                             with the batch's position), a fatal Kafka error
+     *                             ({@link RunStoppedException.Stop#FATAL_KAFKA}) or a value its column
+     *                             cannot hold without rounding ({@link RunStoppedException.Stop#TARGET_TOO_NARROW},
+     *                             claim B15); nothing of the failing batch was committed, also when the
+     *                             stop came from a flush before a rebalance; {@link #summary()} has the counts so far
      * @throws org.apache.kafka.common.KafkaException if the consumer or producer cannot be created
      */
     public SinkSummary run() {
@@ -121,6 +125,7 @@ public final class Sink {
              ClickHouseWriter writer = new ClickHouseWriter(client, options.clickhouse().database(),
                      options.clickhouse().timeout(), mapper.tables().size()).withCrash(crash)) {
             target = null;
+            stoppedInRebalance = null;
             session = new PollSession(consumer, options.window());
             if (stopRequested) {
                 session.requestStop();
@@ -189,22 +194,24 @@ public final class Sink {
         Backoff backoff = new Backoff();
         while (session.running()) {
             pending.add(session.poll(pending.pollTimeout(POLL)));
+            if (stoppedInRebalance != null) {   // a listener must not throw into the poll: the stop is raised here
+                throw stoppedInRebalance;
+            }
             if (pending.due()) {
-                flush(consumer, writer, deadLetters, backoff);
+                flush(pending.drain(), consumer, writer, deadLetters, backoff);
             }
             if (pending.isEmpty()) {   // nothing read and not written: positions that moved did so over markers only (G12, B12)
                 committer.commitSkipped();
             }
         }
         if (!pending.isEmpty()) {   // the run window ended: what was gathered is written, its offsets committed
-            flush(consumer, writer, deadLetters, backoff);
+            flush(pending.drain(), consumer, writer, deadLetters, backoff);
         }
     }
 
     /** Writes the gathered records, then commits their offsets; a retriable failure rewinds them for a re-read. */
-    private void flush(Consumer<byte[], byte[]> consumer, ClickHouseWriter writer, DeadLetterWriter deadLetters,
-                       Backoff backoff) {
-        ConsumerRecords<byte[], byte[]> records = pending.drain();
+    private void flush(ConsumerRecords<byte[], byte[]> records, Consumer<byte[], byte[]> consumer, ClickHouseWriter writer,
+                       DeadLetterWriter deadLetters, Backoff backoff) {
         Batch batch;
         try {
             if (target == null) {   // once per run: a column widened while the sink was stopped is seen at its restart
@@ -265,13 +272,16 @@ public final class Sink {
         if (pending.isEmpty()) {
             return;
         }
+        ConsumerRecords<byte[], byte[]> records = pending.drain();
         try {
-            flush(consumer, writer, deadLetters, new Backoff());
+            flush(records, consumer, writer, deadLetters, new Backoff());
         } catch (RuntimeException e) {
             LOG.warn("writing the gathered records before partitions {} move failed: {}", moving, e.toString());
-            ConsumerRecords<byte[], byte[]> records = pending.drain();
             records.partitions().stream().filter(tp -> !moving.contains(tp))
                     .forEach(tp -> consumer.seek(tp, records.records(tp).get(0).offset()));
+            if (e instanceof RunStoppedException stop) {   // raised once the poll returns (consume), never swallowed
+                stoppedInRebalance = stop;
+            }
         }
     }
 

@@ -9,15 +9,13 @@ import java.util.stream.Collectors;
  * The Decimal columns of the tables a sink run writes, as the target declares them
  * ({@code system.columns}, read once per run by {@link ClickHouseWriter#columns}), and the check
  * every mapper makes before it adds a money value to a row: the value fits its column exactly, or
- * the run stops (claim B15; docs/source.md "Schema changes"). A column that is no Decimal, or that
- * the target does not list, is not checked.
+ * the run stops (claim B15; docs/source.md "Schema changes"). A money column that is no Decimal stops the run too; a
+ * table the target does not list at all is left to the insert (unknown table: a permanent write error).
  */
 public final class TargetColumns {
 
-    /** Knows no column: checks nothing (a mapper used without a target). */
-    public static final TargetColumns NONE = new TargetColumns("", Map.of());
-
     private final String database;
+    private final Map<String, String> types;
     private final Map<String, DecimalType> decimals;
 
     /**
@@ -26,6 +24,7 @@ public final class TargetColumns {
      */
     public TargetColumns(String database, Map<String, String> typesByColumn) {
         this.database = Objects.requireNonNull(database, "database");
+        this.types = Map.copyOf(typesByColumn);
         this.decimals = typesByColumn.entrySet().stream().filter(e -> DecimalType.parse(e.getValue()) != null)
                 .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> DecimalType.parse(e.getValue())));
     }
@@ -35,17 +34,32 @@ public final class TargetColumns {
      * @param column its column
      * @param value  the exact value
      * @return the value, unchanged
-     * @throws TargetTooNarrowException if the column is a Decimal that does not hold the value exactly;
-     *                                  the message names value, column, type, shortfall and the ALTER that carries it
+     * @throws TargetTooNarrowException if the column is a Decimal that does not hold the value exactly (the message
+     *                                  names value, column, type, shortfall and the ALTER that carries it), or if the
+     *                                  target lists the table but not as a Decimal column of that name (a Float64 or
+     *                                  String would not hold money exactly either); a table it does not list at all is
+     *                                  left to the insert, which fails by name (unknown table)
      */
     public BigDecimal requireFits(String table, String column, BigDecimal value) {
         DecimalType type = decimals.get(table + "." + column);
-        if (type == null || type.holds(value)) {
+        if (type == null) {
+            String declared = types.get(table + "." + column);
+            if (declared == null && types.keySet().stream().noneMatch(c -> c.startsWith(table + "."))) {
+                return value;
+            }
+            throw new TargetTooNarrowException(table + "." + column + " is " + (declared == null ? "not a column of the table"
+                    : declared + ", not a Decimal") + ": money (" + column + " " + value.toPlainString() + ") is written only "
+                    + "into a Decimal column that holds it exactly (docs/source.md \"Schema changes\")");
+        }
+        if (type.holds(value)) {
             return value;
         }
-        throw new TargetTooNarrowException(column + " " + value.toPlainString() + " does not fit " + table + "." + column
-                + " " + type + " (" + type.shortfall(value) + ") without rounding; to carry it, widen the column: ALTER TABLE "
-                + (database.isEmpty() ? "" : "`" + database + "`.") + "`" + table + "` MODIFY COLUMN " + column + " "
-                + type.widenedFor(value) + " (docs/source.md \"Schema changes\")");
+        DecimalType wider = type.widenedFor(value);
+        String text = value.toPlainString();
+        throw new TargetTooNarrowException(column + " " + (text.length() > 60 ? value.toString() : text) + " does not fit "
+                + table + "." + column + " " + type + " (" + type.shortfall(value) + ") without rounding; " + (wider.holds(value)
+                ? "to carry it, widen the column: ALTER TABLE " + (database.isEmpty() ? "" : "`" + database + "`.") + "`" + table
+                        + "` MODIFY COLUMN " + column + " " + wider
+                : "no ClickHouse Decimal holds it (76 digits at most)") + " (docs/source.md \"Schema changes\")");
     }
 }

@@ -81,7 +81,8 @@ public record CustomerTotals(int customerId, long orders, BigDecimal total, long
 
     /**
      * Serializes to the exact JSON text {@code {"customer_id":3,"orders":27,"total":"1112.08","version":42}}:
-     * compact, fields in this order, total as a string with exactly 2 decimals.
+     * compact, fields in this order, total as a plain decimal string with at least 2 decimals (more when the source
+     * holds more, claim B15).
      *
      * @return the JSON text
      */
@@ -104,7 +105,7 @@ public record CustomerTotals(int customerId, long orders, BigDecimal total, long
 
     /**
      * Parses a {@code customer.totals} value. {@code total} may be a decimal string or a JSON
-     * number (read exactly, at most 2 decimals); unknown fields are ignored (claim G10). This is
+     * number (read exactly, every decimal kept); unknown fields are ignored (claim G10). This is
      * a strict shape check only: the rules on values (e.g. {@code orders} &lt; 0, a version
      * &lt; 1) belong to the sink ({@code TotalsValidator}).
      *

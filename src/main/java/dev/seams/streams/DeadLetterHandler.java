@@ -15,7 +15,7 @@ import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
  * The deserialization exception handler of ds-streams (claim B2; seed section "DLQ: битое событие
  * не роняет пайплайн", whose Streams dropped such records to stderr): an {@code orders.events}
  * record that is not a valid {@link OrderEvent} (not JSON, customer_id or amount missing, null or
- * non-numeric, amount with more than 2 decimals) is logged, skipped, and sent to the dead-letter
+ * non-numeric, an amount beyond what PostgreSQL's numeric holds) is logged, skipped, and sent to the dead-letter
  * topic named by {@value StreamsConfig#ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG}
  * ({@code orders.events.dlq}, see {@link StreamsSettings}).
  *

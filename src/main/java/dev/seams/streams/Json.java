@@ -137,12 +137,17 @@ final class Json {
         } else {
             throw invalid(what, "field \"" + field + "\" is not a decimal: " + abbreviate(node.toString()));
         }
-        BigDecimal stripped = value.stripTrailingZeros();
-        if (stripped.precision() - stripped.scale() > NUMERIC_MAX_INTEGER_DIGITS || stripped.scale() > NUMERIC_MAX_SCALE) {
+        try {
+            BigDecimal stripped = value.stripTrailingZeros();
+            if ((long) stripped.precision() - stripped.scale() > NUMERIC_MAX_INTEGER_DIGITS || stripped.scale() > NUMERIC_MAX_SCALE) {
+                throw invalid(what, "field \"" + field + "\" is beyond what PostgreSQL's numeric can hold: "
+                        + abbreviate(node.toString()));
+            }
+            return money(stripped);
+        } catch (ArithmeticException e) {   // an exponent beyond an int: 100e2147483647
             throw invalid(what, "field \"" + field + "\" is beyond what PostgreSQL's numeric can hold: "
                     + abbreviate(node.toString()));
         }
-        return money(stripped);
     }
 
     /**

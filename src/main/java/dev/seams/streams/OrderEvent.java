@@ -158,7 +158,7 @@ public record OrderEvent(long orderId, int customerId, BigDecimal amount, boolea
     /**
      * Serializes this event to UTF-8 JSON in the shape {@link #parse(byte[])} reads, e.g.
      * {@code {"order_id":1,"customer_id":2,"amount":"59.68","__op":"c","__lsn":24023128}}
-     * (amount as a string with 2 decimals; {@code __deleted}, {@code __op}, {@code __lsn} only
+     * (amount as a plain decimal string in money's canonical form, at least 2 decimals; {@code __deleted}, {@code __op}, {@code __lsn} only
      * when set). Used on the Streams repartition topic and in the {@code orders-by-id} store.
      *
      * @return the JSON bytes

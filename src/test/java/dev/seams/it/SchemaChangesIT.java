@@ -187,17 +187,24 @@ class SchemaChangesIT {
         e.check("sink_exit_status", stop.exitStatus()).isEqualTo(ExitStatus.TARGET_TOO_NARROW,
                 "seams sink's exit status on the first three-decimal total (10: a value does not fit its column without rounding)");
         e.figure("sink_stopped", String.valueOf(stop.stopped()));
-        e.check("sink_names_the_alter", stop.stopped() != null && ALTER.matcher(stop.stopped()).find()).isTrue(
-                "the stop message names the column and the ALTER TABLE … MODIFY COLUMN that widens it");
+        Matcher printed = ALTER.matcher(String.valueOf(stop.stopped()));
+        e.check("sink_printed_alter", printed.find() ? printed.group() : "-").isEqualTo("ALTER TABLE `"
+                + stand.clickhouseTarget().database() + "`.`raw_totals` MODIFY COLUMN total Decimal(19, 3)", "the ALTER the stop "
+                + "prints: the first table the sink writes, its total widened by one decimal, keeping every integer digit");
         e.check("rounded_totals_in_final", rounded(truth, stoppedFinal)).isZero(
                 "this claim's customers whose FINAL total is PG's rounded or cut to 2 decimals, after the stop");
         e.check("three_decimal_snapshot_found", first != null).isTrue("ds-streams wrote a customer.totals snapshot with "
                 + "more than two decimals since the ALTER");
         e.figure("first_three_decimal_record", first == null ? "-" : first.topic() + "-" + first.partition() + "@"
                 + first.offset() + " " + new String(first.value(), StandardCharsets.UTF_8));
-        e.check("committed_offset_at_the_stop", first == null ? Long.MAX_VALUE
-                : committed.getOrDefault(new TopicPartition(first.topic(), first.partition()), 0L)).isAtMost(
-                first == null ? -1 : first.offset(), "the sink group's committed offset on that partition: not past the record it could not write");
+        Map<TopicPartition, Long> firstUnwritable = new java.util.TreeMap<>(java.util.Comparator.comparing(TopicPartition::toString));
+        topics.recordsSince(Stand.CUSTOMER_TOTALS, "read_committed", totalsMark).stream().filter(SchemaChangesIT::threeDecimals)
+                .forEach(r -> firstUnwritable.merge(new TopicPartition(r.topic(), r.partition()), r.offset(), Math::min));
+        e.figure("first_three_decimal_offsets", firstUnwritable.toString());
+        e.figure("committed_offsets_at_the_stop", committed.toString());
+        e.check("partitions_committed_past_a_three_decimal_record", firstUnwritable.entrySet().stream()
+                .filter(en -> committed.getOrDefault(en.getKey(), 0L) > en.getValue()).count()).isZero(
+                "partitions of customer.totals whose committed offset lies past the first three-decimal snapshot there");
         e.check("sink_dlq_records", Rejection.since(topics, Stand.CUSTOMER_TOTALS_DLQ, totalsDlq).size()).isZero(
                 "records the sink dead-lettered since the ALTER (a legitimate total is never a bad record)");
         // when: the operator runs the ALTER each stop prints, and the sink again

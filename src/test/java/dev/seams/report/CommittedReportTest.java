@@ -28,7 +28,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 class CommittedReportTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String WAIVERS = "reports/waivers.tsv";
+    private static final String WAIVERS = Gate.WAIVERS;
     private static final List<String> REQUIRED = List.of("reports/guarantees.json", "reports/mutants.json");
     private static final List<String> WHERE_COMMITTED = List.of("reports/performance.json", "reports/candidate/guarantees.json");
 
@@ -65,28 +65,10 @@ class CommittedReportTest {
         Assumptions.assumeTrue(before.ok(), "reports/guarantees.json replaced no earlier report");
         Map<String, Object> previous = JSON.readValue(before.output(), Map.class);
         Map<String, Object> current = ReportWriter.read(root.resolve("reports/guarantees.json"));
-        Map<String, String> waivers = waivers(root.resolve(WAIVERS));
+        Map<String, String> waivers = Gate.waivers(root.resolve(WAIVERS));
         List<String> unwaived = Gate.of(previous, last.output() + "^:reports/guarantees.json").lostPasses(current).stream()
                 .filter(r -> !waivers.containsKey(r.id())).map(Gate.Regression::line).toList();
         assertThat(unwaived).as("entries that PASSed in the report %s replaced and do not PASS in it, without a line "
                 + "'<id><TAB><reason>' in %s", last.output(), WAIVERS).isEmpty();
-    }
-
-    /** @return entry id → reason, from a file of lines {@code <id><TAB><reason>} ({@code #} comments); every reason required */
-    static Map<String, String> waivers(Path file) throws IOException {
-        Map<String, String> waivers = new LinkedHashMap<>();
-        if (!Files.exists(file)) {
-            return waivers;
-        }
-        for (String line : Files.readAllLines(file)) {
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
-            }
-            String[] cols = line.split("\t", 2);
-            assertThat(cols.length == 2 && !cols[1].isBlank()).as("%s: a waiver names the entry and its reason: %s", file, line)
-                    .isTrue();
-            waivers.put(cols[0].strip(), cols[1].strip());
-        }
-        return waivers;
     }
 }

@@ -1,5 +1,7 @@
 package dev.seams.report;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,13 +27,16 @@ import java.util.Set;
  * a deleted or disabled claim test, a renamed variant (a MISSING plus a new entry). {@code GateCheckTest} fails the
  * build on them ({@code mvn verify}'s gate execution). A run restricted with {@code -Dit.test} (the mutation tier's
  * builds) is judged on the entries that ran ({@link #regressions}), and on the parts of a claim that ran
- * ({@link #vanishedParts}): a part is renamed or dropped only with its baseline.
+ * ({@link #vanishedParts}). An entry is renamed or retired only by naming it, with the reason, in {@value #WAIVERS}
+ * ({@link #withWaivers}; the gate of {@code -Dseams.gate} reads it): never silently.
  */
 public final class Gate {
 
     /** The system property naming the baseline report; failsafe passes it through (pom.xml). */
     public static final String PROPERTY = "seams.gate";
 
+    /** The committed file of entries given up, each with its reason (also read by {@code CommittedReportTest}). */
+    public static final String WAIVERS = "reports/waivers.tsv";
     /** The verdict of a baseline PASS part its claim's run no longer produced. */
     public static final String MISSING = "MISSING";
     private static final String PASS = Verdict.PASS.name();
@@ -44,14 +49,17 @@ public final class Gate {
     private final Map<String, String> partOf;
     /** Baseline entry id → the tier that produced it, in the baseline's order. */
     private final Map<String, String> tiers;
+    /** Entry id → why it is given up ({@value #WAIVERS}): never a regression of this gate. */
+    private final Map<String, String> waived;
 
     private Gate(String baseline, String baselineCommit, Map<String, String> verdicts, Map<String, String> partOf,
-                 Map<String, String> tiers) {
+                 Map<String, String> tiers, Map<String, String> waived) {
         this.baseline = baseline;
         this.baselineCommit = baselineCommit;
         this.verdicts = Map.copyOf(verdicts);
         this.partOf = Map.copyOf(partOf);
         this.tiers = Collections.unmodifiableMap(new LinkedHashMap<>(tiers));
+        this.waived = Map.copyOf(waived);
     }
 
     /**
@@ -88,7 +96,41 @@ public final class Gate {
             }
         }
         Map<String, Object> source = (Map<String, Object>) report.getOrDefault("source", Map.of());
-        return new Gate(name, String.valueOf(source.getOrDefault("commit", "?")), verdicts, partOf, tiers);
+        return new Gate(name, String.valueOf(source.getOrDefault("commit", "?")), verdicts, partOf, tiers, Map.of());
+    }
+
+    /**
+     * @param given entry id → why it is given up (a renamed or retired entry: {@value #WAIVERS})
+     * @return this gate, never judging those entries a regression
+     */
+    public Gate withWaivers(Map<String, String> given) {
+        return new Gate(baseline, baselineCommit, verdicts, partOf, tiers, given);
+    }
+
+    /**
+     * Reads the committed waivers: lines {@code <entry id><TAB><reason>}, {@code #} comments; every reason required.
+     *
+     * @param file e.g. the project's {@value #WAIVERS}
+     * @return entry id → reason, in the file's order; empty if there is no file
+     * @throws IllegalStateException for a line without its reason
+     * @throws IOException           if the file cannot be read
+     */
+    public static Map<String, String> waivers(Path file) throws IOException {
+        Map<String, String> waivers = new LinkedHashMap<>();
+        if (!Files.exists(file)) {
+            return waivers;
+        }
+        for (String line : Files.readAllLines(file)) {
+            if (line.isBlank() || line.startsWith("#")) {
+                continue;
+            }
+            String[] cols = line.split("\t", 2);
+            if (cols.length != 2 || cols[1].isBlank()) {
+                throw new IllegalStateException(file + ": a waiver names the entry and its reason: " + line);
+            }
+            waivers.put(cols[0].strip(), cols[1].strip());
+        }
+        return waivers;
     }
 
     /**
@@ -110,7 +152,11 @@ public final class Gate {
             if (!report.containsKey("claims")) {
                 throw new IllegalStateException("-D" + PROPERTY + "=" + file + " is not a guarantees.json report");
             }
-            gate = of(report, file);
+            try {
+                gate = of(report, file).withWaivers(waivers(Project.root().resolve(WAIVERS)));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + WAIVERS, e);
+            }
             configured = gate;
         }
         return gate;
@@ -123,7 +169,7 @@ public final class Gate {
      * @return the regression, or null when the entry did not PASS in the baseline or PASSes now
      */
     public Regression judge(String id, Verdict verdict, String reason) {
-        if (verdict == Verdict.PASS || !PASS.equals(verdicts.get(id))) {
+        if (verdict == Verdict.PASS || !PASS.equals(verdicts.get(id)) || waived.containsKey(id)) {
             return null;
         }
         return new Regression(id, PASS, verdict.name(), reason == null ? "" : reason);
@@ -137,7 +183,7 @@ public final class Gate {
     public List<Regression> vanishedParts(String entry, Collection<String> produced) {
         List<Regression> vanished = new ArrayList<>();
         partOf.forEach((part, parent) -> {
-            if (parent.equals(entry) && PASS.equals(verdicts.get(part)) && !produced.contains(part)) {
+            if (parent.equals(entry) && PASS.equals(verdicts.get(part)) && !produced.contains(part) && !waived.containsKey(part)) {
                 vanished.add(new Regression(part, PASS, MISSING, "its claim " + entry + " ran and did not produce it"));
             }
         });
@@ -189,7 +235,7 @@ public final class Gate {
         }
         List<Regression> missing = new ArrayList<>();
         this.tiers.forEach((id, tier) -> {
-            if (!tiers.contains(tier) || !PASS.equals(verdicts.get(id))) {
+            if (!tiers.contains(tier) || !PASS.equals(verdicts.get(id)) || waived.containsKey(id)) {
                 return;
             }
             Map<String, Object> now = produced.get(id);

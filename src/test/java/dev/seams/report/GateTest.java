@@ -1,10 +1,14 @@
 package dev.seams.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The regression gate's rule (issue 21): an entry that PASSed in the baseline and does not PASS now, among those that ran. */
 class GateTest {
@@ -55,6 +59,25 @@ class GateTest {
         assertThat(gate.regressions(run)).extracting(Gate.Regression::line).as("renamed or dropped, not the parts of a claim that did not run")
                 .containsExactly("B12[join and leave @55%]: PASS in the baseline, MISSING now (its claim B12 ran and did not produce it)");
         assertThat(gate.vanishedParts("B12", List.of("B12[join and leave @5%]", "B12[join and leave @55%]"))).isEmpty();
+    }
+
+    @Test
+    void aWaivedEntryIsNoRegressionAndTheRestStillAre(@TempDir Path dir) throws Exception {
+        Gate gate = Gate.of(Map.of("claims", List.of(
+                Map.of("id", "G11", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "G11[three-decimals]", "verdict", "PASS", "part_of", "G11", "tier", "default"),
+                Map.of("id", "G11[tombstone]", "verdict", "PASS", "part_of", "G11", "tier", "default"))), "baseline.json");
+        Path file = dir.resolve("waivers.tsv");
+        Files.writeString(file, "# comment\nG11[three-decimals]\tno longer a bad record since B15\n");
+        Gate waived = gate.withWaivers(Gate.waivers(file));
+        Map<String, Object> run = Map.of("claims", List.of(Map.of("id", "G11", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "G11[comma-decimal]", "verdict", "PASS", "part_of", "G11", "tier", "default")));
+
+        assertThat(waived.wholeRun(run, List.of("default"))).extracting(Gate.Regression::id).containsExactly("G11[tombstone]");
+        assertThat(gate.wholeRun(run, List.of("default"))).extracting(Gate.Regression::id)
+                .containsExactlyInAnyOrder("G11[three-decimals]", "G11[tombstone]");
+        Files.writeString(file, "G11[tombstone]\n");
+        assertThatThrownBy(() -> Gate.waivers(file)).hasMessageContaining("a waiver names the entry and its reason");
     }
 
     @Test

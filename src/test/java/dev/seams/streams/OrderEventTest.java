@@ -135,6 +135,8 @@ class OrderEventTest {
             "{\"order_id\":1,\"customer_id\":2,\"amount\":\"NaN\"}     | \"amount\" is not a decimal",
             "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1e999999999\"} | \"amount\" is beyond what PostgreSQL's numeric can hold",
             "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1e-20000\"} | \"amount\" is beyond what PostgreSQL's numeric can hold",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1e2147483647\"} | \"amount\" is beyond what PostgreSQL's numeric can hold",
+            "{\"order_id\":1,\"customer_id\":2,\"amount\":\"100e2147483647\"} | \"amount\" is beyond what PostgreSQL's numeric can hold",
             "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1\",\"amount\":\"2\"} | Duplicate field",
             "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1\",\"__deleted\":\"yes\"} | field \"__deleted\" is not true or false: \"yes\"",
             "{\"order_id\":1,\"customer_id\":2,\"amount\":\"1\",\"__lsn\":\"0/16B3748\"} | field \"__lsn\" is not a 64-bit integer",
