@@ -1,12 +1,12 @@
 -- ClickHouse side of the stand (docs/claims.md). Runs on Debian's 18.16 and current servers.
 -- One statement per file section, separated by lines holding only ';'.
 -- Types mirror PostgreSQL's so that the sink carries everything the source can hold (B11):
--- customer_id integer -> Int32, order_id bigint -> Int64, numeric(12,2) -> Decimal(18,2) (signed).
+-- customer_id integer (or bigint, B15) -> Int64, order_id bigint -> Int64, numeric(12,2) -> Decimal(18,2) (signed).
 
 -- Every changelog record of customer.totals, physically (MergeTree keeps duplicates; no FINAL: G4),
 -- with the record's position in customer.totals (which records reached ClickHouse: G14, B5).
 CREATE TABLE IF NOT EXISTS raw_totals (
-    customer_id     Int32,
+    customer_id     Int64,
     orders          UInt64,
     total           Decimal(18, 2),
     version         UInt64,
@@ -17,7 +17,7 @@ CREATE TABLE IF NOT EXISTS raw_totals (
 -- The same records, collapsed per customer to the highest version on merge / FINAL (G1, G2, G8).
 -- version = the per-customer sequence ds-streams writes in each record, never the Kafka offset (B10).
 CREATE TABLE IF NOT EXISTS customer_totals (
-    customer_id Int32,
+    customer_id Int64,
     orders      UInt64,
     total       Decimal(18, 2),
     version     UInt64
@@ -25,7 +25,7 @@ CREATE TABLE IF NOT EXISTS customer_totals (
 ;
 -- dedup-demo: +1 per order change event (insert, update, delete), no dedup (G3's unprotected twin).
 CREATE TABLE IF NOT EXISTS order_counts_raw (
-    customer_id Int32,
+    customer_id Int64,
     cnt         UInt64
 ) ENGINE = SummingMergeTree() ORDER BY customer_id
 ;
@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS order_counts_raw (
 -- (A plain column, not the is_deleted engine parameter of 23.2+, which 18.16 does not have.)
 CREATE TABLE IF NOT EXISTS order_dedup (
     order_id    Int64,
-    customer_id Int32,
+    customer_id Int64,
     amount      Decimal(18, 2),
     version     UInt64,
     is_deleted  UInt8

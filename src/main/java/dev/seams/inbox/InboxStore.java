@@ -91,7 +91,7 @@ final class InboxStore {
         try (Statement st = connection.createStatement()) {
             // amount unconstrained numeric: every decimal the source holds, never rounded (B15)
             st.execute("CREATE TABLE IF NOT EXISTS " + LEDGER + " ("
-                    + "order_id bigint NOT NULL, customer_id integer NOT NULL, amount numeric NOT NULL, "
+                    + "order_id bigint NOT NULL, customer_id bigint NOT NULL, amount numeric NOT NULL, "
                     + "source_partition integer NOT NULL, source_offset bigint NOT NULL, "
                     + "written_at timestamptz NOT NULL DEFAULT clock_timestamp())");
             // a ledger of an earlier release has numeric(12,2), which rounds 1.005 to 1.01 on insert: drop the typmod
@@ -99,6 +99,10 @@ final class InboxStore {
             st.execute("DO $$ BEGIN IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
                     + "AND table_name = '" + LEDGER + "' AND column_name = 'amount' AND numeric_precision IS NOT NULL) THEN "
                     + "ALTER TABLE " + LEDGER + " ALTER COLUMN amount TYPE numeric; END IF; END $$");
+            // and customer_id integer, which refuses a customer beyond 32 bits (B15): widened (a rewrite, once)
+            st.execute("DO $$ BEGIN IF EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+                    + "AND table_name = '" + LEDGER + "' AND column_name = 'customer_id' AND data_type = 'integer') THEN "
+                    + "ALTER TABLE " + LEDGER + " ALTER COLUMN customer_id TYPE bigint; END IF; END $$");
             st.execute("ALTER TABLE " + LEDGER + " ADD COLUMN IF NOT EXISTS op text, "
                     + "ADD COLUMN IF NOT EXISTS source_lsn bigint, "
                     + "ADD COLUMN IF NOT EXISTS deleted boolean NOT NULL DEFAULT false, "
@@ -148,9 +152,9 @@ final class InboxStore {
      */
     int insertLedger(List<LedgerEntry> entries) throws SQLException {
         return insert("INSERT INTO " + LEDGER + " (order_id, customer_id, amount, op, source_lsn, deleted, change_key, "
-                + "source_partition, source_offset) SELECT * FROM unnest(?::bigint[], ?::int[], ?::numeric[], ?::text[], "
+                + "source_partition, source_offset) SELECT * FROM unnest(?::bigint[], ?::bigint[], ?::numeric[], ?::text[], "
                 + "?::bigint[], ?::boolean[], ?::text[], ?::int[], ?::bigint[])", entries, List.of(
-                new Column("int8", LedgerEntry::orderId), new Column("int4", LedgerEntry::customerId),
+                new Column("int8", LedgerEntry::orderId), new Column("int8", LedgerEntry::customerId),
                 new Column("numeric", LedgerEntry::amount), new Column("text", LedgerEntry::op),
                 LSN, new Column("bool", LedgerEntry::deleted), KEY, PARTITION, OFFSET));
     }

@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param partition  the Kafka partition it was read from
  * @param offset     its offset there
  */
-public record LedgerEntry(String key, long orderId, int customerId, BigDecimal amount, String op, Long lsn,
+public record LedgerEntry(String key, long orderId, long customerId, BigDecimal amount, String op, Long lsn,
                           boolean deleted, int partition, long offset) {
 
     /** @throws NullPointerException if key or amount is null */

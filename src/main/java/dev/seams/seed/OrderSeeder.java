@@ -18,8 +18,8 @@ import java.util.Random;
  */
 public final class OrderSeeder {
 
-    /** One inserted order. Amount has scale 2. */
-    public record Order(long orderId, int customerId, BigDecimal amount) {
+    /** One order: its id, its customer (PostgreSQL integer or bigint, B15) and its exact amount. */
+    public record Order(long orderId, long customerId, BigDecimal amount) {
     }
 
     private OrderSeeder() {
@@ -60,15 +60,15 @@ public final class OrderSeeder {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
         try (PreparedStatement insert = connection.prepareStatement(
-                "INSERT INTO orders (customer_id, amount) SELECT * FROM unnest(?::int[], ?::numeric[]) "
+                "INSERT INTO orders (customer_id, amount) SELECT * FROM unnest(?::bigint[], ?::numeric[]) "
                         + "RETURNING order_id, customer_id, amount")) {
-            insert.setArray(1, connection.createArrayOf("int4",
+            insert.setArray(1, connection.createArrayOf("int8",
                     planned.stream().map(Order::customerId).toArray()));
             insert.setArray(2, connection.createArrayOf("numeric",
                     planned.stream().map(Order::amount).toArray()));
             try (ResultSet rs = insert.executeQuery()) {
                 while (rs.next()) {
-                    inserted.add(new Order(rs.getLong(1), rs.getInt(2), rs.getBigDecimal(3)));
+                    inserted.add(new Order(rs.getLong(1), rs.getLong(2), rs.getBigDecimal(3)));
                 }
             }
             connection.commit();

@@ -66,6 +66,7 @@ final class DedupDemoMapper implements RecordMapper {
                     + "transforms.unwrap.add.fields=op,lsn)");
         }
         BigDecimal amount = target.requireFits(ORDER_DEDUP, AMOUNT.name(), event.amount());   // before any row is started
+        target.requireFits(ORDER_DEDUP, CUSTOMER_ID.name(), target.requireFits(ORDER_COUNTS_RAW, CUSTOMER_ID.name(), event.customerId()));
         rowsByTable.get(ORDER_COUNTS_RAW).startRow()
                 .field(CUSTOMER_ID, event.customerId())
                 .field(CNT, 1)

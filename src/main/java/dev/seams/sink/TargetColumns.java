@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 /**
  * The Decimal columns of the tables a sink run writes, as the target declares them
  * ({@code system.columns}, read once per run by {@link ClickHouseWriter#columns}), and the check
- * every mapper makes before it adds a money value to a row: the value fits its column exactly, or
+ * every mapper makes before it adds a money value or an id to a row: the value fits its column exactly, or
  * the run stops (claim B15; docs/source.md "Schema changes"). A money column that is no Decimal stops the run too; a
  * table the target does not list at all is left to the insert (unknown table: a permanent write error).
  */
@@ -17,6 +17,7 @@ public final class TargetColumns {
     private final String database;
     private final Map<String, String> types;
     private final Map<String, DecimalType> decimals;
+    private final Map<String, IntegerType> integers;
 
     /**
      * @param database      the target database (named in the ALTER the error suggests)
@@ -27,6 +28,25 @@ public final class TargetColumns {
         this.types = Map.copyOf(typesByColumn);
         this.decimals = typesByColumn.entrySet().stream().filter(e -> DecimalType.parse(e.getValue()) != null)
                 .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> DecimalType.parse(e.getValue())));
+        this.integers = typesByColumn.entrySet().stream().filter(e -> IntegerType.parse(e.getValue()) != null)
+                .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> IntegerType.parse(e.getValue())));
+    }
+
+    /**
+     * @param table  the table the id goes to
+     * @param column its column
+     * @param value  the id, e.g. a {@code customer_id} of a PostgreSQL {@code bigint}
+     * @return the value, unchanged
+     * @throws TargetTooNarrowException if the column is an integer type whose range does not hold the value
+     */
+    public long requireFits(String table, String column, long value) {
+        IntegerType type = integers.get(table + "." + column);
+        if (type == null || type.holds(value)) {
+            return value;
+        }
+        throw new TargetTooNarrowException(column + " " + value + " does not fit " + table + "." + column + " " + type
+                + " (" + type.min() + ".." + type.max() + "); to carry it the column must be Int64 (a sorting-key column "
+                + "cannot be modified in place: create the table anew and move its rows) (docs/source.md \"Schema changes\")");
     }
 
     /**

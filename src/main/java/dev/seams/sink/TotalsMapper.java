@@ -80,6 +80,7 @@ final class TotalsMapper implements RecordMapper {
             throws BadRecordException {
         CustomerTotals totals = validate ? validator.validate(record.key(), record.value()) : unvalidated(record.value());
         BigDecimal total = target.requireFits(CUSTOMER_TOTALS, TOTAL.name(), target.requireFits(RAW_TOTALS, TOTAL.name(), totals.total()));
+        target.requireFits(CUSTOMER_TOTALS, CUSTOMER_ID.name(), target.requireFits(RAW_TOTALS, CUSTOMER_ID.name(), totals.customerId()));
         RowsBody raw = rowsByTable.get(RAW_TOTALS);
         int from = raw.startRow().mark();
         raw.field(CUSTOMER_ID, totals.customerId())
@@ -104,7 +105,7 @@ final class TotalsMapper implements RecordMapper {
         }
         JsonNode total = node.path("total");
         try {
-            return new CustomerTotals(node.path("customer_id").asInt(0), node.path("orders").asLong(0),
+            return new CustomerTotals(node.path("customer_id").asLong(0), node.path("orders").asLong(0),
                     total.isMissingNode() || total.isNull() ? BigDecimal.ZERO
                             : new BigDecimal(total.asText()).setScale(2, RoundingMode.DOWN), 0);
         } catch (NumberFormatException e) {

@@ -16,7 +16,7 @@ import java.nio.charset.StandardCharsets;
  *   <li>a value must be present: {@code null value (tombstone) where a totals snapshot was expected};</li>
  *   <li>at most {@code maxValueBytes} bytes (a real snapshot is under 100):
  *       {@code value too large: 1000000 bytes > limit 65536};</li>
- *   <li>UTF-8 JSON object with {@code customer_id} (32-bit integer), {@code orders} (64-bit integer),
+ *   <li>UTF-8 JSON object with {@code customer_id} (64-bit integer: PostgreSQL's {@code integer} or {@code bigint}, B15), {@code orders} (64-bit integer),
  *       {@code total} (a decimal string or JSON number, exact, with as many decimals as the source
  *       holds: whether the target column can hold them is {@link TargetColumns}' check, which stops
  *       the run rather than reject a legitimate value, B15) and {@code version} (64-bit integer), parsed strictly by
@@ -81,7 +81,7 @@ public final class TotalsValidator {
         } catch (InvalidJsonException e) {
             throw new BadRecordException(e.getMessage());
         }
-        String expectedKey = Integer.toString(totals.customerId());
+        String expectedKey = Long.toString(totals.customerId());
         if (key == null || !expectedKey.equals(new String(key, StandardCharsets.UTF_8))) {
             throw new BadRecordException("record key " + (key == null ? "null" : "\"" + new String(key, StandardCharsets.UTF_8) + "\"")
                     + " does not match customer_id " + totals.customerId());

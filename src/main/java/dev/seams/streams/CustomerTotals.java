@@ -33,7 +33,7 @@ import java.util.Objects;
  * @param version    changes applied to this customer's aggregate so far; >= 1 in every record
  *                   ds-streams writes (0 only for {@link #empty()})
  */
-public record CustomerTotals(int customerId, long orders, BigDecimal total, long version) {
+public record CustomerTotals(long customerId, long orders, BigDecimal total, long version) {
 
     private static final String WHAT = "customer totals";
 
@@ -118,7 +118,7 @@ public record CustomerTotals(int customerId, long orders, BigDecimal total, long
     public static CustomerTotals fromJson(byte[] json) {
         JsonNode node = Json.readObject(Objects.requireNonNull(json, "json"), WHAT);
         return new CustomerTotals(
-                Json.intField(node, "customer_id", WHAT),
+                Json.longField(node, "customer_id", WHAT),
                 Json.longField(node, "orders", WHAT),
                 Json.moneyField(node, "total", WHAT),
                 Json.longField(node, "version", WHAT));

@@ -92,19 +92,6 @@ final class Json {
     }
 
     /**
-     * Reads a required integral field that fits an {@code int}.
-     *
-     * @throws InvalidJsonException if missing, null, not an integral JSON number, or out of range
-     */
-    static int intField(JsonNode object, String field, String what) {
-        JsonNode node = required(object, field, what);
-        if (!node.isIntegralNumber() || !node.canConvertToInt()) {
-            throw invalid(what, "field \"" + field + "\" is not a 32-bit integer: " + abbreviate(node.toString()));
-        }
-        return node.intValue();
-    }
-
-    /**
      * Reads a required integral field that fits a {@code long}.
      *
      * @throws InvalidJsonException if missing, null, not an integral JSON number, or out of range

@@ -39,7 +39,7 @@ import java.util.Set;
  * @param op         Debezium's operation ({@code __op}): {@code c}, {@code u}, {@code d} or
  *                   {@code r}; null when the connector does not add it
  */
-public record OrderEvent(long orderId, int customerId, BigDecimal amount, boolean deleted, Long lsn, String op) {
+public record OrderEvent(long orderId, long customerId, BigDecimal amount, boolean deleted, Long lsn, String op) {
 
     private static final String WHAT = "order event";
     /** Debezium's rewrite flag ({@code delete.tombstone.handling.mode=rewrite}). */
@@ -68,14 +68,15 @@ public record OrderEvent(long orderId, int customerId, BigDecimal amount, boolea
     }
 
     /** An insert or update without source position (the connector's older output, and tests). */
-    public OrderEvent(long orderId, int customerId, BigDecimal amount) {
+    public OrderEvent(long orderId, long customerId, BigDecimal amount) {
         this(orderId, customerId, amount, false, null, null);
     }
 
     /**
      * Parses one {@code orders.events} value that holds a row.
      *
-     * <p>{@code order_id} and {@code customer_id} must be integral JSON numbers (64 and 32 bit);
+     * <p>{@code order_id} and {@code customer_id} must be integral JSON numbers of 64 bits (PostgreSQL's
+     * {@code bigint}; an {@code integer} column holds a subset, claim B15);
      * {@code amount} may be a decimal string or a JSON number, read exactly (never via
      * {@code double}), with every decimal it has (claim B15). The optional metadata fields must be
      * well-formed when present: {@code __deleted} {@code "true"}/{@code "false"} (or a JSON
@@ -150,7 +151,7 @@ public record OrderEvent(long orderId, int customerId, BigDecimal amount, boolea
         boolean deleted = Json.optionalFlagField(node, DELETED_FIELD, WHAT) || "d".equals(op);
         return new OrderEvent(
                 Json.longField(node, "order_id", WHAT),
-                Json.intField(node, "customer_id", WHAT),
+                Json.longField(node, "customer_id", WHAT),
                 Json.moneyField(node, "amount", WHAT),
                 deleted, lsn, op);
     }

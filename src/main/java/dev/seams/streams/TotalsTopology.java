@@ -83,7 +83,7 @@ public final class TotalsTopology {
                         Materialized.<String, OrderEvent, KeyValueStore<Bytes, byte[]>>as(ORDERS_STORE)
                                 .withKeySerde(strings)
                                 .withValueSerde(orders))
-                .groupBy((orderId, order) -> KeyValue.pair(Integer.toString(order.customerId()), order),
+                .groupBy((orderId, order) -> KeyValue.pair(Long.toString(order.customerId()), order),
                         Grouped.with(ORDERS_BY_CUSTOMER, strings, orders))
                 .aggregate(CustomerTotals::empty,
                         (customerId, order, aggregate) -> aggregate.plus(order),

@@ -101,7 +101,7 @@ final class Freshness {
         List<Future<?>> acks = new ArrayList<>();
         for (int i = from; i < from + PER_TICK; i++) {
             CustomerTotals t = new CustomerTotals(i % 100 + 1, i / 100 + 1, BigDecimal.valueOf(i, 2), i / 100 + 1);
-            acks.add(producer.send(new ProducerRecord<>(topic, Integer.toString(t.customerId()).getBytes(StandardCharsets.UTF_8),
+            acks.add(producer.send(new ProducerRecord<>(topic, Long.toString(t.customerId()).getBytes(StandardCharsets.UTF_8),
                     t.toJsonBytes())));
         }
         try {

@@ -55,7 +55,7 @@ public record KafkaEnginePeer(long totalNanos, long firstVisibleNanos, long rawR
         drop(ch);
         ch.execute("CREATE TABLE " + RAW + " AS " + BenchTables.DATABASE + "." + BenchTables.RAW);
         ch.execute("CREATE TABLE " + FINAL + " AS " + BenchTables.DATABASE + "." + BenchTables.FINAL);
-        ch.execute("CREATE TABLE " + QUEUE + " (customer_id Int32, orders UInt64, total String, version UInt64) "
+        ch.execute("CREATE TABLE " + QUEUE + " (customer_id Int64, orders UInt64, total String, version UInt64) "
                 + "ENGINE = Kafka('" + stand.kafkaOnNetwork() + "', '" + topic + "', '" + group + "', 'JSONEachRow')");
         try {
             long t0 = System.nanoTime();

@@ -68,7 +68,7 @@ public final class ScratchTotals {
                 producer.beginTransaction();
                 for (CustomerTotals t : snapshots.subList(i, Math.min(records, i + TRANSACTION_RECORDS))) {
                     sent.add(producer.send(new ProducerRecord<>(topic,
-                            Integer.toString(t.customerId()).getBytes(StandardCharsets.UTF_8), t.toJsonBytes())));
+                            Long.toString(t.customerId()).getBytes(StandardCharsets.UTF_8), t.toJsonBytes())));
                 }
                 producer.commitTransaction();
             }

@@ -42,7 +42,7 @@ public final class SnapshotLedger implements AutoCloseable {
     public static SnapshotLedger start(ClickHouse ch) {
         SnapshotLedger ledger = new SnapshotLedger(ch);
         ledger.close();
-        ch.execute("CREATE TABLE " + TABLE + " (customer_id Int32, version UInt64) ENGINE = MergeTree ORDER BY (customer_id, version)");
+        ch.execute("CREATE TABLE " + TABLE + " (customer_id Int64, version UInt64) ENGINE = MergeTree ORDER BY (customer_id, version)");
         ch.execute("CREATE MATERIALIZED VIEW " + VIEW + " TO " + TABLE + " AS SELECT customer_id, version FROM customer_totals");
         return ledger;
     }

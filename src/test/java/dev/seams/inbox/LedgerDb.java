@@ -166,11 +166,11 @@ public final class LedgerDb {
      * @param ids order ids
      * @return customer id → (orders, total)
      */
-    public Map<Integer, Totals> customerTotals(Collection<Long> ids) {
-        Map<Integer, Totals> totals = new TreeMap<>();
+    public Map<Long, Totals> customerTotals(Collection<Long> ids) {
+        Map<Long, Totals> totals = new TreeMap<>();
         query("SELECT customer_id, count(*), sum(amount) FROM " + schema + "." + InboxStore.STATE
                         + " WHERE order_id = ANY(?) GROUP BY customer_id", ids,
-                rs -> totals.put(rs.getInt(1), new Totals(rs.getLong(2), rs.getBigDecimal(3))));
+                rs -> totals.put(rs.getLong(1), new Totals(rs.getLong(2), rs.getBigDecimal(3))));
         return totals;
     }
 

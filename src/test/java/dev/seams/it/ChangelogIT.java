@@ -45,7 +45,7 @@ class ChangelogIT {
 
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
 
-        Map<Integer, Totals> truth = s.pg().truth();
+        Map<Long, Totals> truth = s.pg().truth();
         e.figure("summary", run.line());
         e.figure("pg_orders", Pg.count(truth));
         e.check("bad_records", run.bad()).isZero("records the sink rejected");
@@ -65,17 +65,17 @@ class ChangelogIT {
         ch.truncate("raw_totals", "customer_totals");
 
         SinkSummary baseline = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
-        Map<Integer, Totals> truth = s.pg().truth();
+        Map<Long, Totals> truth = s.pg().truth();
         BigDecimal pgSum = Pg.sum(truth);
         long rawAfterBaseline = ch.scalar(RAW_COUNT);
         BigDecimal naive = ch.decimal(NAIVE_SUM);
-        Map<Integer, Totals> argMaxBaseline = ch.argMaxTotals();
-        Map<Integer, Totals> finalBaseline = ch.finalTotals();
+        Map<Long, Totals> argMaxBaseline = ch.argMaxTotals();
+        Map<Long, Totals> finalBaseline = ch.finalTotals();
 
         SinkSummary dup = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true).withDup(true));
         long rawAfterDup = ch.scalar(RAW_COUNT);
-        Map<Integer, Totals> argMaxDup = ch.argMaxTotals();
-        Map<Integer, Totals> finalDup = ch.finalTotals();
+        Map<Long, Totals> argMaxDup = ch.argMaxTotals();
+        Map<Long, Totals> finalDup = ch.finalTotals();
 
         e.figure("baseline_summary", baseline.line());
         e.figure("dup_summary", dup.line());

@@ -142,8 +142,8 @@ class DedupIT {
     }
 
     /** @return PG's orders per customer (count, sum) of the given orders */
-    private static Map<Integer, Totals> perCustomer(Map<Long, OrderSeeder.Order> orders) {
-        Map<Integer, Totals> result = new TreeMap<>();
+    private static Map<Long, Totals> perCustomer(Map<Long, OrderSeeder.Order> orders) {
+        Map<Long, Totals> result = new TreeMap<>();
         orders.values().forEach(o -> result.merge(o.customerId(), new Totals(1, o.amount()),
                 (a, b) -> new Totals(a.orders() + b.orders(), a.total().add(b.total()))));
         return result;
@@ -153,10 +153,10 @@ class DedupIT {
      * @return customers of PG's key set whose naive event count is above PG's count of their orders
      *     (a customer the count has and PG has not counts too)
      */
-    private static long overcountedCustomers(Map<Integer, Totals> truth, List<List<String>> naive) {
+    private static long overcountedCustomers(Map<Long, Totals> truth, List<List<String>> naive) {
         long overcounted = 0;
         for (List<String> row : naive) {
-            Totals pg = truth.get(Integer.parseInt(row.get(0)));
+            Totals pg = truth.get(Long.parseLong(row.get(0)));
             if (pg == null || new BigDecimal(row.get(1)).longValueExact() > pg.orders()) {
                 overcounted++;
             }

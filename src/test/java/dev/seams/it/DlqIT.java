@@ -65,7 +65,7 @@ class DlqIT {
     /** Size of the "1 MB" payload: 10^6 bytes, under the broker's default message.max.bytes (1048588). */
     private static final int ONE_MB = 1_000_000;
     /** The customer whose good records surround the bad ones. */
-    private static final int CUSTOMER = 1;
+    private static final long CUSTOMER = 1;
     /** The seed's opt-in rule ({@code --customers 1..5}), passed wherever the range rule is tested. */
     private static final CustomerRange SEED_RANGE = new CustomerRange(1, 5);
     private static final String CASE_HEADER = "seams-case";
@@ -180,7 +180,7 @@ class DlqIT {
     }
 
     /** @return the raw_totals row text a valid record must produce: its values and its position */
-    private static String rawRow(int customer, Totals totals, RecordMetadata record) {
+    private static String rawRow(long customer, Totals totals, RecordMetadata record) {
         return customer + ":" + totals + "@" + at(record);
     }
 
@@ -189,7 +189,7 @@ class DlqIT {
         return raw.stream().anyMatch(r -> r.endsWith("@" + at(record)));
     }
 
-    private static String finalOf(Map<Integer, Totals> fin, int customer) {
+    private static String finalOf(Map<Long, Totals> fin, long customer) {
         Totals t = fin.get(customer);
         return t == null ? "-" : t.toString();
     }
@@ -228,8 +228,8 @@ class DlqIT {
             Totals goodTotals = s.pg().truth().get(CUSTOMER);
             List<Routed> routed = new ArrayList<>();
             for (Payload p : payloads()) {
-                RecordMetadata bad = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER), p.value(), originalHeaders(p.name()));
-                RecordMetadata good = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER),
+                RecordMetadata bad = injection.send(Stand.CUSTOMER_TOTALS, Long.toString(CUSTOMER), p.value(), originalHeaders(p.name()));
+                RecordMetadata good = injection.send(Stand.CUSTOMER_TOTALS, Long.toString(CUSTOMER),
                         injection.snapshot(CUSTOMER, goodTotals), null);
                 routed.add(new Routed(p, bad, good));
             }
@@ -286,7 +286,7 @@ class DlqIT {
         e.check("dlq_original_headers", header(letter, CASE_HEADER) + ", " + header(letter, TRACE_HEADER))
                 .isEqualTo(r.payload().name() + ", dlq-it-" + r.payload().name(), "the bad record's own headers (" + CASE_HEADER + ", " + TRACE_HEADER + ") are kept");
         e.check("dlq_key_sha256", letter == null ? "-" : Injection.sha256(letter.key()))
-                .isEqualTo(Injection.sha256(utf8(Integer.toString(CUSTOMER))), "key, byte for byte");
+                .isEqualTo(Injection.sha256(utf8(Long.toString(CUSTOMER))), "key, byte for byte");
         e.check("dlq_body_sha256", letter == null ? "-" : Injection.sha256(letter.value()))
                 .isEqualTo(Injection.sha256(r.payload().value()), "value, byte for byte (a tombstone stays null)");
         e.check("bad_record_rows_in_raw_totals", raw.stream().filter(row -> row.endsWith("@" + at(r.bad()))).count())
@@ -308,8 +308,8 @@ class DlqIT {
             Map<TopicPartition, Long> start = side.topics().endOffsets(Stand.CUSTOMER_TOTALS);
             Totals good = s.pg().truth().get(CUSTOMER);
             Totals falseZero = new Totals(0, BigDecimal.ZERO);
-            injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER), injection.snapshot(CUSTOMER, good), null);
-            RecordMetadata bad = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER), utf8("{\"customer_id\":1}"),
+            injection.send(Stand.CUSTOMER_TOTALS, Long.toString(CUSTOMER), injection.snapshot(CUSTOMER, good), null);
+            RecordMetadata bad = injection.send(Stand.CUSTOMER_TOTALS, Long.toString(CUSTOMER), utf8("{\"customer_id\":1}"),
                     originalHeaders("negative-control"));
 
             SinkSummary twin = s.sink(SinkMode.TOTALS, o -> o.withValidation(false));
@@ -358,9 +358,9 @@ class DlqIT {
         try (Injection injection = Injection.open(side.stand())) {
             Map<TopicPartition, Long> start = side.topics().endOffsets(Stand.CUSTOMER_TOTALS);
             Totals goodTotals = s.pg().truth().get(CUSTOMER);
-            RecordMetadata bad = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER),
+            RecordMetadata bad = injection.send(Stand.CUSTOMER_TOTALS, Long.toString(CUSTOMER),
                     utf8("{\"customer_id\":1}"), originalHeaders("dlq-write-fails"));
-            RecordMetadata good = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(CUSTOMER),
+            RecordMetadata good = injection.send(Stand.CUSTOMER_TOTALS, Long.toString(CUSTOMER),
                     injection.snapshot(CUSTOMER, goodTotals), null);
             TopicPartition tp = new TopicPartition(Stand.CUSTOMER_TOTALS, bad.partition());
 
@@ -451,7 +451,7 @@ class DlqIT {
     }
 
     /** @return a snapshot's JSON with the customer's next version ({@link Injection#nextVersion}); null fields are left out */
-    private static byte[] snapshotJson(Injection injection, int customer, String orders, String total, String extra) {
+    private static byte[] snapshotJson(Injection injection, long customer, String orders, String total, String extra) {
         return utf8("{\"customer_id\":" + customer + (orders == null ? "" : ",\"orders\":" + orders)
                 + (total == null ? "" : ",\"total\":\"" + total + "\"") + ",\"version\":" + injection.nextVersion(customer) + extra + "}");
     }
@@ -461,9 +461,9 @@ class DlqIT {
             "sink/CustomerRange", "streams/CustomerTotals", "sink/Sink"})
     void g10UnknownFieldToleratedInvalidValueRejected(ClaimEvidence e, StandContext s) {
         SinkSide side = SinkSide.settle(s);
-        Map<Integer, Totals> truth = s.pg().truth();
-        Totals one = truth.get(1);
-        Totals two = truth.get(2);
+        Map<Long, Totals> truth = s.pg().truth();
+        Totals one = truth.get(1L);
+        Totals two = truth.get(2L);
         Totals zero = new Totals(0, BigDecimal.ZERO);
         try (Injection injection = Injection.open(side.stand())) {
             String missingOrders = "customer totals: field \"orders\" is missing";
@@ -503,13 +503,13 @@ class DlqIT {
             Map<TopicPartition, Long> start = side.topics().endOffsets(Stand.CUSTOMER_TOTALS);
             Map<Mixed, RecordMetadata> sent = new LinkedHashMap<>();
             List<String> expectedRows = new ArrayList<>();
-            Map<Integer, Totals> lastValid = new TreeMap<>();
+            Map<Long, Totals> lastValid = new TreeMap<>();
             for (Mixed m : mix) {
                 RecordMetadata md = injection.send(Stand.CUSTOMER_TOTALS, m.key() == null ? null : m.key().toString(), m.value(), null);
                 sent.put(m, md);
                 if (m.isValid()) {
                     expectedRows.add(rawRow(m.key(), m.valid(), md));
-                    lastValid.put(m.key(), m.valid());
+                    lastValid.put(m.key().longValue(), m.valid());
                 }
             }
             long written = injection.since(Stand.CUSTOMER_TOTALS, start).size();
@@ -518,7 +518,7 @@ class DlqIT {
 
             List<ConsumerRecord<byte[], byte[]>> letters = injection.since(Stand.CUSTOMER_TOTALS_DLQ, side.dlqMark());
             List<String> raw = rawRows(side.ch());
-            Map<Integer, Totals> fin = side.ch().finalTotals();
+            Map<Long, Totals> fin = side.ch().finalTotals();
             List<List<Object>> fates = new ArrayList<>();
             long wrongFate = 0;
             long lost = 0;
@@ -582,7 +582,7 @@ class DlqIT {
                         + "(JSON String, Number, Array, Object or token 'null', 'true' or 'false')"),
                 new BadEvent("customer_id missing", "{\"order_id\":%d,\"amount\":\"1.00\"}", "order event: field \"customer_id\" is missing"),
                 new BadEvent("customer_id not numeric", "{\"order_id\":%d,\"customer_id\":\"abc\",\"amount\":\"1.00\"}",
-                        "order event: field \"customer_id\" is not a 32-bit integer: \"abc\""),
+                        "order event: field \"customer_id\" is not a 64-bit integer: \"abc\""),
                 new BadEvent("amount missing", "{\"order_id\":%d,\"customer_id\":1}", "order event: field \"amount\" is missing"),
                 new BadEvent("amount not numeric", "{\"order_id\":%d,\"customer_id\":1,\"amount\":\"abc\"}",
                         "order event: field \"amount\" is not a decimal: \"abc\""));

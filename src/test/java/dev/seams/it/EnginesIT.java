@@ -99,8 +99,8 @@ class EnginesIT {
     }
 
     /** @return the latest rows as a per-customer truth, for counting duplicates per key with {@link Reconciliation} */
-    private static Map<Integer, Totals> truthOf(List<CustomerRow> rows) {
-        Map<Integer, Totals> truth = new TreeMap<>();
+    private static Map<Long, Totals> truthOf(List<CustomerRow> rows) {
+        Map<Long, Totals> truth = new TreeMap<>();
         rows.forEach(r -> truth.put(r.customerId(), r.totals()));
         return truth;
     }
@@ -150,7 +150,7 @@ class EnginesIT {
         PartEvent replacingResult = producing(events, replacing, active.get(replacing).get(0));
         List<String> rawMergeLosses = mergeLosses(events, raw);
         List<String> replacingMergeLosses = mergeLosses(events, replacing);
-        Map<Integer, Totals> truth = s.pg().truth();
+        Map<Long, Totals> truth = s.pg().truth();
         Reconciliation rawTwin = Reconciliation.customers(truth, Reconciliation.customerRows(ch,
                 "SELECT customer_id, orders, toString(total) FROM " + raw + " ORDER BY customer_id"));
 
@@ -347,7 +347,7 @@ class EnginesIT {
         List<List<String>> sinkTies = ch.rows(TIES_SQL.formatted("raw_totals"));
         long duplicatedVersions = ch.scalar("SELECT count() FROM (SELECT customer_id, version FROM raw_totals "
                 + "GROUP BY customer_id, version HAVING count() > 1)");
-        Map<Integer, Totals> truth = new TreeMap<>(s.pg().truth());
+        Map<Long, Totals> truth = new TreeMap<>(s.pg().truth());
         truth.keySet().retainAll(window.partitionsByCustomer().keySet());
 
         e.figure("tie_rows", TIE_X + " and " + TIE_Y);

@@ -201,15 +201,15 @@ class FreshnessIT {
             }
         }
 
-        private final Map<Integer, Totals> base;
-        private final Map<Integer, List<Pending>> byCustomer = new HashMap<>();
+        private final Map<Long, Totals> base;
+        private final Map<Long, List<Pending>> byCustomer = new HashMap<>();
         private final List<Pending> all = new ArrayList<>();
         private long polls;
         private long nonPrefix;
         private long visible;
 
         /** @param base each customer's totals before the load (PG = FINAL then) */
-        Visibility(Map<Integer, Totals> base) {
+        Visibility(Map<Long, Totals> base) {
             this.base = base;
         }
 

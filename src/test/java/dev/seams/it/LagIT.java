@@ -252,7 +252,7 @@ class LagIT {
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o);
         Map<TopicPartition, Long> totalsStart = topics.endOffsets(Stand.CUSTOMER_TOTALS);
-        Map<Integer, Long> versionsBefore = new TreeMap<>();   // settled: every committed snapshot lies before totalsStart
+        Map<Long, Long> versionsBefore = new TreeMap<>();   // settled: every committed snapshot lies before totalsStart
         topics.latestSnapshots().forEach((customer, t) -> versionsBefore.put(customer, t.version()));
         OrderLoad load = OrderLoad.plan(LOAD_CHANGES, 5, 50_000, OrderLoad.Mix.REAL);
         OrderLoad.Expected expected = load.expected();

@@ -69,7 +69,7 @@ final class MembershipDrain {
      */
     record Backlog(int firstCustomer, List<String> positions) {
 
-        boolean isMine(int customer) {
+        boolean isMine(long customer) {
             return customer >= firstCustomer && customer < firstCustomer + CUSTOMERS;
         }
 

@@ -25,7 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.MethodOrderer;
@@ -60,11 +60,15 @@ class SchemaChangesIT {
 
     private static final String TITLE = "Schema changes beyond ADD COLUMN";
     /** The customers of the column entry, 9501..9502. */
-    private static final int COLUMN_CUSTOMER = 9501;
+    private static final long COLUMN_CUSTOMER = 9501;
     /** The customers of the amount entry, 9511..9514: three decimals, a refund of three, a deleted one, an old order. */
-    private static final int AMOUNT_CUSTOMER = 9511;
+    private static final long AMOUNT_CUSTOMER = 9511;
     private static final int AMOUNT_CUSTOMERS = 4;
     private static final String TWIN = "seams_b15_cut_digits";
+    private static final String TWIN_INT32 = "seams_b15_int32";
+    /** The customers of the customer_id entry: one beyond 32 bits, one of the old range whose order moves to it. */
+    private static final long BIG_CUSTOMER = 3_000_000_001L;
+    private static final long SMALL_CUSTOMER = 9521;
     private static final Pattern ALTER = Pattern.compile("ALTER TABLE \\S+ MODIFY COLUMN \\S+ Decimal\\(\\d+, \\d+\\)");
 
     @Test
@@ -133,8 +137,8 @@ class SchemaChangesIT {
                 .isTrue("ds-streams: the same process, its log continued");
         e.check("connector_task_state", new ConnectWorker(stand.connect()).taskStatus(Stand.CONNECTOR).state())
                 .isEqualTo("RUNNING", "the connector task's state after the DROP COLUMN");
-        Map<Integer, Totals> truth = pg.truth();
-        Map<Integer, Totals> fin = s.ch().finalTotals();
+        Map<Long, Totals> truth = pg.truth();
+        Map<Long, Totals> fin = s.ch().finalTotals();
         e.check("final_customer_" + COLUMN_CUSTOMER, String.valueOf(fin.get(COLUMN_CUSTOMER)))
                 .isEqualTo(String.valueOf(truth.get(COLUMN_CUSTOMER)), "customer_totals FINAL vs PG of the customer of every change");
         Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL after the RENAME and DROP");
@@ -173,10 +177,10 @@ class SchemaChangesIT {
         pg.execute("UPDATE orders SET amount = 3.333 WHERE order_id = " + old);
         s.settle();   // ds-streams' latest snapshot of every customer = PG, compared exactly (Totals: no rounding)
         // then: ds-streams dead-lettered nothing; the sink stops by name before ClickHouse holds a rounded total
-        Map<Integer, Totals> truth = pg.truth();
+        Map<Long, Totals> truth = pg.truth();
         SinkCli stop = SinkCli.run(stand, "--until-caught-up");
-        Map<Integer, Totals> stoppedFinal = ch.finalTotals();
-        Map<Integer, Totals> snapshots = topics.latestTotals();
+        Map<Long, Totals> stoppedFinal = ch.finalTotals();
+        Map<Long, Totals> snapshots = topics.latestTotals();
         ConsumerRecord<byte[], byte[]> first = topics.recordsSince(Stand.CUSTOMER_TOTALS, "read_committed", totalsMark).stream()
                 .filter(SchemaChangesIT::threeDecimals).findFirst().orElse(null);
         Map<TopicPartition, Long> committed = topics.committed(SinkOptions.DEFAULT_GROUP, Stand.CUSTOMER_TOTALS);
@@ -226,7 +230,7 @@ class SchemaChangesIT {
         e.table("The ALTERs the stops printed, run in order", List.of("ALTER"), alters.stream().map(a -> List.<Object>of(a)).toList());
         e.check("sink_exit_status_after_the_alters", run.exitStatus()).isEqualTo(ExitStatus.OK, "seams sink after the printed ALTERs");
         e.figure("sink_summary_after_the_alters", run.summary() == null ? "-" : run.summary().line());
-        Map<Integer, Totals> fin = ch.finalTotals();
+        Map<Long, Totals> fin = ch.finalTotals();
         e.table("This claim's customers: PostgreSQL, customer_totals FINAL", List.of("customer_id", "PG", "FINAL"),
                 mine().stream().map(c -> List.<Object>of(c, String.valueOf(pg.truth().get(c)), String.valueOf(fin.get(c)))).toList());
         e.check("final_customer_" + AMOUNT_CUSTOMER, String.valueOf(fin.get(AMOUNT_CUSTOMER))).isEqualTo(
@@ -235,6 +239,58 @@ class SchemaChangesIT {
         e.negativeControl("cut_digits_twin_wrong_values", twin.wrongValue(), Anomaly.WRONG_VALUE,
                 "this claim's customers whose total the twin (customer_totals FINAL copied into Decimal(18, 2) by ClickHouse's "
                         + "own conversion) holds cut to two decimals");
+    }
+
+    @Test
+    @Order(4)
+    @Claim(id = "B15", variant = "customer_id bigint", title = TITLE, exercises = {"streams/OrderEvent",
+        "streams/CustomerTotals", "streams/TotalsTopology", "sink/TargetColumns", "sink/IntegerType", "sink/Sink",
+        "containers/clickhouse/001-tables.sql"})
+    void b15CustomerIdWidened(ClaimEvidence e, StandContext s) {
+        // given: the pipeline settled and the sink caught up; the twin's table with the customer id of PostgreSQL's integer
+        Stand stand = s.stand();
+        Topics topics = s.topics();
+        Pg pg = s.pg();
+        ClickHouse ch = s.ch();
+        s.settle();
+        s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());
+        ch.execute("CREATE DATABASE IF NOT EXISTS " + TWIN_INT32);
+        ch.execute("DROP TABLE IF EXISTS " + TWIN_INT32 + ".customer_totals");
+        ch.execute("CREATE TABLE " + TWIN_INT32 + ".customer_totals (customer_id Int32, orders UInt64, total Decimal(19, 3), "
+                + "version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY customer_id");
+        Map<TopicPartition, Long> eventsDlq = topics.endOffsets(Stand.ORDERS_EVENTS_DLQ);
+        Map<TopicPartition, Long> totalsDlq = topics.endOffsets(Stand.CUSTOMER_TOTALS_DLQ);
+        // when: customer_id widened to bigint while everything runs, then orders of a customer beyond 32 bits (one moved
+        // there from a small customer, one updated)
+        pg.execute("ALTER TABLE orders ALTER COLUMN customer_id TYPE bigint");
+        long moved = pg.insertOrder(SMALL_CUSTOMER, new BigDecimal("7.00"));
+        long big = pg.insertOrder(BIG_CUSTOMER, new BigDecimal("10.00"));
+        pg.insertOrder(BIG_CUSTOMER, new BigDecimal("0.25"));
+        pg.execute("UPDATE orders SET amount = 11.00 WHERE order_id = " + big);
+        pg.execute("UPDATE orders SET customer_id = " + BIG_CUSTOMER + " WHERE order_id = " + moved);
+        s.settle();   // ds-streams' latest snapshot of every customer = PG, the big one included
+        // then: nothing dead-lettered, the sink writes it, FINAL = PG; the twin's Int32 column does not hold the customer
+        SinkCli run = SinkCli.run(stand, "--until-caught-up");
+        Map<Long, Totals> truth = pg.truth();
+        Map<Long, Totals> fin = ch.finalTotals();
+        ch.execute("INSERT INTO " + TWIN_INT32 + ".customer_totals SELECT customer_id, orders, total, version FROM "
+                + stand.clickhouseTarget().database() + ".customer_totals");
+        Reconciliation twin = Reconciliation.customers(truth,
+                Reconciliation.customerRows(ch, Reconciliation.customerFinal(TWIN_INT32 + ".customer_totals")), c -> c == BIG_CUSTOMER);
+        e.check("streams_dlq_records", Rejection.since(topics, Stand.ORDERS_EVENTS_DLQ, eventsDlq).size()).isZero(
+                "records ds-streams dead-lettered since the ALTER (a customer id beyond 32 bits is no bad record)");
+        e.check("sink_exit_status", run.exitStatus()).isEqualTo(ExitStatus.OK, "seams sink's exit status (ClickHouse's customer_id is Int64)");
+        e.figure("sink_summary", run.summary() == null ? "-" : run.summary().line());
+        e.check("sink_dlq_records", Rejection.since(topics, Stand.CUSTOMER_TOTALS_DLQ, totalsDlq).size()).isZero(
+                "records the sink dead-lettered since the ALTER");
+        e.check("final_customer_" + BIG_CUSTOMER, String.valueOf(fin.get(BIG_CUSTOMER))).isEqualTo(String.valueOf(truth.get(BIG_CUSTOMER)),
+                "customer_totals FINAL of the customer beyond 32 bits vs PG (three orders, one moved from customer " + SMALL_CUSTOMER + ")");
+        e.check("final_customer_" + SMALL_CUSTOMER, String.valueOf(fin.get(SMALL_CUSTOMER))).isEqualTo("0/0.00",
+                "customer_totals FINAL of the customer whose only order moved to the big one");
+        Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL after the ALTER");
+        e.negativeControl("int32_twin_customers_wrong", twin.lost() + twin.wrongValue(), Anomaly.LOST,
+                "the customer beyond 32 bits lost or wrong in the twin (customer_totals FINAL copied into a table whose "
+                        + "customer_id is Int32, PostgreSQL's integer: ClickHouse's conversion wraps the id)");
     }
 
     private static boolean threeDecimals(ConsumerRecord<byte[], byte[]> record) {
@@ -246,7 +302,7 @@ class SchemaChangesIT {
     }
 
     /** @return this claim's customers whose FINAL total is PG's, rounded or cut to two decimals (and not PG's itself) */
-    private static long rounded(Map<Integer, Totals> truth, Map<Integer, Totals> fin) {
+    private static long rounded(Map<Long, Totals> truth, Map<Long, Totals> fin) {
         return mine().stream().filter(c -> truth.containsKey(c) && fin.containsKey(c)).filter(c -> {
             BigDecimal pg = truth.get(c).total();
             BigDecimal ch = fin.get(c).total();
@@ -255,11 +311,11 @@ class SchemaChangesIT {
         }).count();
     }
 
-    private static List<Integer> mine() {
-        return IntStream.range(AMOUNT_CUSTOMER, AMOUNT_CUSTOMER + AMOUNT_CUSTOMERS).boxed().toList();
+    private static List<Long> mine() {
+        return LongStream.range(AMOUNT_CUSTOMER, AMOUNT_CUSTOMER + AMOUNT_CUSTOMERS).boxed().toList();
     }
 
-    private static boolean isAmountCustomer(int customer) {
+    private static boolean isAmountCustomer(long customer) {
         return customer >= AMOUNT_CUSTOMER && customer < AMOUNT_CUSTOMER + AMOUNT_CUSTOMERS;
     }
 }

@@ -41,7 +41,7 @@ class SchemaEvolutionIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The seed's order: customer 3, 42.00 RUB. */
-    private static final int CUSTOMER = 3;
+    private static final long CUSTOMER = 3;
     private static final String TASK_START = "Starting task " + Stand.CONNECTOR + "-0";
 
     private static int count(String text, String needle) {
@@ -111,8 +111,8 @@ class SchemaEvolutionIT {
         Map<TopicPartition, Long> dlqMark = topics.endOffsets(Stand.CUSTOMER_TOTALS_DLQ);
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
         List<Rejection> rejected = Rejection.since(topics, Stand.CUSTOMER_TOTALS_DLQ, dlqMark);
-        Map<Integer, Totals> truth = s.pg().truth();
-        Map<Integer, Totals> fin = ch.finalTotals();
+        Map<Long, Totals> truth = s.pg().truth();
+        Map<Long, Totals> fin = ch.finalTotals();
         boolean streamsSameProcess = stand.streams().isAlive() && stand.streams().logText().startsWith(streamsLogBefore);
         boolean connectSameContainer = connectStartedBefore.equals(startedAt(stand)) && stand.connect().isRunning();
         int taskStartsAfter = count(stand.connect().getLogs(), TASK_START);

@@ -156,7 +156,7 @@ class SourceChangesFaultIT {
      * Waits until ds-streams processed everything written so far: the last order written is the first of a customer
      * of its own, whose totals appear in customer.totals once processed, and ds-streams has no lag left then.
      */
-    private static void awaitStreamsProcessed(StandContext s, int lastOrdersCustomer) {
+    private static void awaitStreamsProcessed(StandContext s, long lastOrdersCustomer) {
         Topics topics = s.topics();
         await("ds-streams processed the orders written after the TRUNCATE").atMost(Duration.ofMinutes(2))
                 .pollInterval(Duration.ofMillis(250)).ignoreExceptions()

@@ -53,7 +53,7 @@ class SourceDomainIT {
      * @param customer its id
      * @param change   the change, for the report
      */
-    private record Case(int customer, String change) {
+    private record Case(long customer, String change) {
     }
 
     private static final Case DELETED = new Case(901, "two orders inserted, then both DELETEd (the last one too)");
@@ -94,8 +94,8 @@ class SourceDomainIT {
         List<Rejection> rejected = Rejection.since(topics, Stand.CUSTOMER_TOTALS_DLQ, dlqMark).stream()
                 .filter(r -> r.atOrAfter(totalsMark)).toList();
         long streamsDeadLetters = topics.readFrom(Stand.ORDERS_EVENTS_DLQ, "read_committed", eventsDlqMark, r -> { });
-        Map<Integer, Totals> truth = s.pg().truth();
-        Map<Integer, Totals> fin = s.ch().finalTotals();
+        Map<Long, Totals> truth = s.pg().truth();
+        Map<Long, Totals> fin = s.ch().finalTotals();
 
         e.check("orders_check_constraints", s.pg().checkConstraints("orders").toString()).isEqualTo(
                 "[orders_amount_is_a_number: CHECK ((amount <> 'NaN'::numeric))]", "CHECK constraints on orders: only the one "
@@ -162,10 +162,10 @@ class SourceDomainIT {
         changed.add(pg.execute("UPDATE orders SET customer_id = " + MOVED_TO.customer() + " WHERE order_id = " + inserted.get(2)));
         inserted.add(pg.insertOrder(907, money("12.00")));
         changed.add(pg.execute("UPDATE orders SET amount = -3.00 WHERE order_id = " + inserted.get(3)));
-        Map<Integer, List<BigDecimal>> orders = Map.of(REFUND.customer(), List.of(money("-5.00")),
-                905, List.of(money("20.00"), money("-20.00")), 906, List.of(money("10.00"), money("-15.00")),
-                908, List.of(money("0.00")), 909, List.of(LARGEST, LARGEST), 910, List.of(LARGEST.negate()),
-                -901, List.of(money("1.00")), Integer.MAX_VALUE, List.of(money("1.00")));
+        Map<Long, List<BigDecimal>> orders = Map.of(REFUND.customer(), List.of(money("-5.00")),
+                905L, List.of(money("20.00"), money("-20.00")), 906L, List.of(money("10.00"), money("-15.00")),
+                908L, List.of(money("0.00")), 909L, List.of(LARGEST, LARGEST), 910L, List.of(LARGEST.negate()),
+                -901L, List.of(money("1.00")), (long) Integer.MAX_VALUE, List.of(money("1.00")));
         new TreeMap<>(orders).forEach((customer, amounts) -> amounts.forEach(a -> inserted.add(pg.insertOrder(customer, a))));
         if (changed.stream().anyMatch(n -> n != 1)) {
             throw new IllegalStateException("an UPDATE or DELETE of this claim changed " + changed + " rows, not 1 each");
@@ -177,12 +177,12 @@ class SourceDomainIT {
         return new BigDecimal(text);
     }
 
-    private static boolean isMine(int customer) {
+    private static boolean isMine(long customer) {
         return CASES.stream().anyMatch(c -> c.customer() == customer);
     }
 
     /** @return the case's FINAL row as {@code orders/total}; no row reads as {@value #EMPTY} */
-    private static String finalText(Map<Integer, Totals> fin, Case c) {
+    private static String finalText(Map<Long, Totals> fin, Case c) {
         return fin.containsKey(c.customer()) ? fin.get(c.customer()).toString() : EMPTY;
     }
 }

@@ -139,7 +139,7 @@ class TransactionsIT {
     // ---------------------------------------------------------------- B1
 
     /** Where one rogue record landed, and what each reader and table made of it. */
-    private record Rogue(int customer, int partition, long offset) {
+    private record Rogue(long customer, int partition, long offset) {
         String at() {
             return partition + "@" + offset;
         }
@@ -154,16 +154,16 @@ class TransactionsIT {
         s.settle();
         ch.truncate("raw_totals", "customer_totals");
         s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
-        Map<Integer, Totals> finalBefore = ch.finalTotals();
+        Map<Long, Totals> finalBefore = ch.finalTotals();
         Map<TopicPartition, Long> start = topics.endOffsets(Stand.CUSTOMER_TOTALS);
-        Set<Integer> customers = s.pg().truth().keySet();
+        Set<Long> customers = s.pg().truth().keySet();
 
         List<Rogue> rogues = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = topics.producer("seams-b1-abort")) {
             producer.initTransactions();
             producer.beginTransaction();
-            for (int customer : customers) {
-                RecordMetadata md = producer.send(new ProducerRecord<>(Stand.CUSTOMER_TOTALS, bytes(Integer.toString(customer)),
+            for (long customer : customers) {
+                RecordMetadata md = producer.send(new ProducerRecord<>(Stand.CUSTOMER_TOTALS, bytes(Long.toString(customer)),
                         bytes(rogueSnapshot(customer)))).get();
                 rogues.add(new Rogue(customer, md.partition(), md.offset()));
             }
@@ -174,7 +174,7 @@ class TransactionsIT {
         Set<String> committed = offsetsOf(committedSince);
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o);
         List<List<String>> raw = ch.rows(RAW_ROWS);
-        Map<Integer, Totals> finalAfter = ch.finalTotals();
+        Map<Long, Totals> finalAfter = ch.finalTotals();
 
         List<List<Object>> perKey = new ArrayList<>();
         long seenUncommitted = 0;
@@ -225,10 +225,10 @@ class TransactionsIT {
         s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
         Map<TopicPartition, Long> start = topics.endOffsets(Stand.CUSTOMER_TOTALS);
         int timeoutMs = ROGUE_TIMEOUT_MS;
-        int customer = 1;
+        long customer = 1;
 
         JvmProcess rogue = new JvmProcess("rogue-transaction", RogueTransaction.class.getName(),
-                List.of(stand.bootstrapServers(), Stand.CUSTOMER_TOTALS, Integer.toString(customer), rogueSnapshot(customer),
+                List.of(stand.bootstrapServers(), Stand.CUSTOMER_TOTALS, Long.toString(customer), rogueSnapshot(customer),
                         Integer.toString(timeoutMs)), Project.root().resolve("target/stand-logs"));
         rogue.start();
         rogue.awaitOutput("rogue: transaction open", Duration.ofMinutes(2));
@@ -322,7 +322,7 @@ class TransactionsIT {
         e.anomaly(Anomaly.ABORTED_READ, count);
     }
 
-    private static String rogueSnapshot(int customer) {
+    private static String rogueSnapshot(long customer) {
         return "{\"customer_id\":" + customer + ",\"orders\":" + ROGUE_ORDERS + ",\"total\":\"999999.99\",\"version\":" + ROGUE_ORDERS + "}";
     }
 

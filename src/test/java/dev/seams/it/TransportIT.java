@@ -55,7 +55,7 @@ class TransportIT {
     private static final String TWIN_DLQ = TWIN + ".dlq";
     /** The mis-keyed record: customer 1002's snapshot, keyed by customer 1001, with a version far ahead. */
     private static final int KEY_CUSTOMER = FIRST_CUSTOMER;
-    private static final int VALUE_CUSTOMER = FIRST_CUSTOMER + 1;
+    private static final long VALUE_CUSTOMER = FIRST_CUSTOMER + 1;
 
     /**
      * One round of new orders after the change: one 1.00 order for every customer PostgreSQL has.
@@ -94,7 +94,7 @@ class TransportIT {
         e.check("partitions_after", topics.partitionCount(Stand.CUSTOMER_TOTALS)).isEqualTo(PARTITIONS_AFTER,
                 "customer.totals partitions after createPartitions");
         Round first = round(s);
-        Map<Integer, String> movedFirst = first.written().movedFrom(before);
+        Map<Long, String> movedFirst = first.written().movedFrom(before);
         boolean stale = movedFirst.isEmpty();
         e.figure("customers_moved_by_the_running_streams", movedFirst.size());
         e.figure("streams_restarted", stale);
@@ -102,7 +102,7 @@ class TransportIT {
             e.figure("streams_restart_seconds", Pipeline.restartStreams(stand));
         }
         Round second = stale ? round(s) : first;
-        Map<Integer, String> moved = second.written().movedFrom(before);
+        Map<Long, String> moved = second.written().movedFrom(before);
 
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());
         Reconciliation twin = offsetAsVersionTwin(e, s);
@@ -148,8 +148,8 @@ class TransportIT {
     }
 
     /** @return every PG customer → the version steps the rounds added (one order each round: +1) */
-    private static Map<Integer, Long> steps(StandContext s, long rounds) {
-        Map<Integer, Long> steps = new TreeMap<>();
+    private static Map<Long, Long> steps(StandContext s, long rounds) {
+        Map<Long, Long> steps = new TreeMap<>();
         s.pg().truth().keySet().forEach(id -> steps.put(id, rounds));
         return steps;
     }

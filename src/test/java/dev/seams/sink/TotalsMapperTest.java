@@ -20,7 +20,7 @@ class TotalsMapperTest {
     private static final TotalsValidator VALIDATOR = new TotalsValidator(null, 65_536);
     /** The columns of containers/clickhouse/001-tables.sql as system.columns lists them (ClickHouse 18.16). */
     private static final TargetColumns SHIPPED = new TargetColumns("seams", Map.of("raw_totals.total", "Decimal(18, 2)",
-            "customer_totals.total", "Decimal(18, 2)", "raw_totals.customer_id", "Int32"));
+            "customer_totals.total", "Decimal(18, 2)", "raw_totals.customer_id", "Int64"));
     /** The same after the ALTER that docs/source.md's "Schema changes" prescribes for three decimals. */
     private static final TargetColumns WIDENED = new TargetColumns("seams", Map.of("raw_totals.total", "Decimal(18, 3)",
             "customer_totals.total", "Decimal(18, 3)"));

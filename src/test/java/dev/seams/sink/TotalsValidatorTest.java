@@ -56,9 +56,9 @@ class TotalsValidatorTest {
             "`{}`                                                 | customer totals: field \"customer_id\" is missing",
             "`{\"orders\":1,\"total\":\"1.00\",\"version\":1}`    | customer totals: field \"customer_id\" is missing",
             "`{\"customer_id\":null,\"orders\":1,\"total\":\"1.00\"}` | customer totals: field \"customer_id\" is null",
-            "`{\"customer_id\":\"1\",\"orders\":1,\"total\":\"1.00\"}` | customer totals: field \"customer_id\" is not a 32-bit integer: \"1\"",
-            "`{\"customer_id\":1.5,\"orders\":1,\"total\":\"1.00\"}` | customer totals: field \"customer_id\" is not a 32-bit integer: 1.5",
-            "`{\"customer_id\":4294967296,\"orders\":1,\"total\":\"1.00\"}` | customer totals: field \"customer_id\" is not a 32-bit integer: 4294967296",
+            "`{\"customer_id\":\"1\",\"orders\":1,\"total\":\"1.00\"}` | customer totals: field \"customer_id\" is not a 64-bit integer: \"1\"",
+            "`{\"customer_id\":1.5,\"orders\":1,\"total\":\"1.00\"}` | customer totals: field \"customer_id\" is not a 64-bit integer: 1.5",
+            "`{\"customer_id\":99999999999999999999,\"orders\":1,\"total\":\"1.00\"}` | customer totals: field \"customer_id\" is not a 64-bit integer: 99999999999999999999",
             "`{\"customer_id\":1}`                                | customer totals: field \"orders\" is missing",
             "`{\"customer_id\":1,\"total\":\"1.00\"}`             | customer totals: field \"orders\" is missing",
             "`{\"customer_id\":1,\"orders\":0,\"total\":\"1.00\",\"version\":3}`  | orders is 0 but total is 1.00",
@@ -160,6 +160,13 @@ class TotalsValidatorTest {
     void threeDecimalsAreValid() throws BadRecordException {
         // B15: after ALTER COLUMN amount TYPE numeric(14,3) ds-streams writes them; whether ClickHouse holds them is TargetColumns' check
         assertThat(valid("{\"customer_id\":6,\"orders\":2,\"total\":\"3.255\",\"version\":2}").total()).hasToString("3.255");
+    }
+
+    @Test
+    void aCustomerIdBeyond32BitsIsValid() throws BadRecordException {
+        // B15: after ALTER COLUMN customer_id TYPE bigint, ds-streams keys it by its text
+        assertThat(valid("{\"customer_id\":4294967296,\"orders\":1,\"total\":\"1.00\",\"version\":1}").customerId())
+                .isEqualTo(4_294_967_296L);
     }
 
     @Test

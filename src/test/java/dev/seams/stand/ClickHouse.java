@@ -158,21 +158,21 @@ public final class ClickHouse {
      * @param sql a query returning (customer_id, orders, total as text)
      * @return customer id → (orders, total)
      */
-    public Map<Integer, Totals> perCustomer(String sql) {
-        Map<Integer, Totals> result = new TreeMap<>();
+    public Map<Long, Totals> perCustomer(String sql) {
+        Map<Long, Totals> result = new TreeMap<>();
         for (List<String> row : rows(sql)) {
-            result.put(Integer.parseInt(row.get(0)), new Totals(Long.parseLong(row.get(1)), new BigDecimal(row.get(2))));
+            result.put(Long.parseLong(row.get(0)), new Totals(Long.parseLong(row.get(1)), new BigDecimal(row.get(2))));
         }
         return result;
     }
 
     /** @return {@code customer_totals FINAL}, per customer */
-    public Map<Integer, Totals> finalTotals() {
+    public Map<Long, Totals> finalTotals() {
         return perCustomer("SELECT customer_id, orders, toString(total) FROM customer_totals FINAL ORDER BY customer_id");
     }
 
     /** @return {@code argMax(…, version)} over {@code raw_totals}, per customer — what FINAL does, by hand */
-    public Map<Integer, Totals> argMaxTotals() {
+    public Map<Long, Totals> argMaxTotals() {
         return perCustomer("SELECT customer_id, argMax(orders, version), toString(argMax(total, version)) "
                 + "FROM raw_totals GROUP BY customer_id ORDER BY customer_id");
     }

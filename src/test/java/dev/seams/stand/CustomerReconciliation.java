@@ -21,7 +21,7 @@ public record CustomerReconciliation(long lost, long stale, long wrongValue, Lis
     public static final List<String> COLUMNS = Reconciliation.CUSTOMER_COLUMNS;
 
     /** @return the reconciliation of the view against the truth ({@link Reconciliation#customers(Map, Map)}) */
-    public static CustomerReconciliation of(Map<Integer, Totals> truth, Map<Integer, Totals> view) {
+    public static CustomerReconciliation of(Map<Long, Totals> truth, Map<Long, Totals> view) {
         Reconciliation byKey = Reconciliation.customers(truth, view);
         return new CustomerReconciliation(byKey.lost(), byKey.stale(), byKey.wrongValue(), byKey.rows());
     }

@@ -57,7 +57,7 @@ public final class Injection implements AutoCloseable {
     private final KafkaProducer<byte[], byte[]> producer;
     private final Map<TopicPartition, Long> totalsEnd = new HashMap<>();
     private final Set<TopicPartition> touched = new HashSet<>();
-    private final Map<Integer, Long> versions = new HashMap<>();
+    private final Map<Long, Long> versions = new HashMap<>();
 
     private Injection(Stand stand) {
         this.stand = stand;
@@ -133,7 +133,7 @@ public final class Injection implements AutoCloseable {
      * The next snapshot ds-streams would write for these totals, e.g.
      * {@code {"customer_id":1,"orders":12,"total":"501.33","version":41}}, with {@link #nextVersion}.
      */
-    public byte[] snapshot(int customerId, Totals totals) {
+    public byte[] snapshot(long customerId, Totals totals) {
         return ("{\"customer_id\":" + customerId + ",\"orders\":" + totals.orders() + ",\"total\":\""
                 + totals.total().toPlainString() + "\",\"version\":" + nextVersion(customerId) + "}").getBytes(StandardCharsets.UTF_8);
     }
@@ -144,7 +144,7 @@ public final class Injection implements AutoCloseable {
      *     for it when this injection opened, then one above the last this injection handed out
      *     (ds-streams' versions are per-customer sequences, B10)
      */
-    public synchronized long nextVersion(int customerId) {
+    public synchronized long nextVersion(long customerId) {
         return versions.merge(customerId, 1L, Long::sum);
     }
 
@@ -159,7 +159,7 @@ public final class Injection implements AutoCloseable {
             return;
         }
         Pg pg = Pg.of(stand);
-        Set<Integer> customers = pg.truth().keySet();
+        Set<Long> customers = pg.truth().keySet();
         long eventsBefore = topics.totalEndOffset(Stand.ORDERS_EVENTS);
         try (Connection c = stand.pg(); Statement st = c.createStatement()) {
             st.executeUpdate("INSERT INTO orders (customer_id, amount) SELECT DISTINCT customer_id, " + SCRUB_AMOUNT
@@ -178,13 +178,13 @@ public final class Injection implements AutoCloseable {
     }
 
     /** Customers with a committed ds-streams snapshot after the injected records of their partition. */
-    private Set<Integer> freshCustomers() throws IOException {
-        Set<Integer> fresh = new HashSet<>();
+    private Set<Long> freshCustomers() throws IOException {
+        Set<Long> fresh = new HashSet<>();
         for (ConsumerRecord<byte[], byte[]> r : since(Stand.CUSTOMER_TOTALS, totalsEnd)) {
             TopicPartition tp = new TopicPartition(r.topic(), r.partition());
             if (r.offset() >= totalsEnd.getOrDefault(tp, 0L)) {
                 JsonNode v = JSON.readTree(r.value());
-                fresh.add(v.get("customer_id").asInt());
+                fresh.add(v.get("customer_id").asLong());
             }
         }
         return fresh;

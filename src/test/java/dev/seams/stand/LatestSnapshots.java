@@ -39,7 +39,7 @@ final class LatestSnapshots {
     private Uuid topicId;
     private Map<TopicPartition, Long> logStart = Map.of();
     private final Map<TopicPartition, Long> next = new HashMap<>();
-    private final Map<Integer, CustomerTotals> latest = new TreeMap<>();
+    private final Map<Long, CustomerTotals> latest = new TreeMap<>();
 
     private LatestSnapshots(Stand stand) {
         this.stand = stand;
@@ -54,7 +54,7 @@ final class LatestSnapshots {
      * @return customer → its snapshot with the highest version, as a read of the whole topic now would give it
      * @throws IllegalStateException at a record that is not a totals snapshot
      */
-    synchronized Map<Integer, CustomerTotals> read() {
+    synchronized Map<Long, CustomerTotals> read() {
         try {
             TopicDescription topic = stand.admin().describeTopics(List.of(Stand.CUSTOMER_TOTALS)).allTopicNames().get()
                     .get(Stand.CUSTOMER_TOTALS);

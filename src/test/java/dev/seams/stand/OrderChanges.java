@@ -204,15 +204,15 @@ public final class OrderChanges {
     public Map<Long, OrderSeeder.Order> truthOrders(Stand stand) {
         Map<Long, OrderSeeder.Order> truth = new TreeMap<>();
         query(stand, "SELECT order_id, customer_id, amount FROM orders WHERE order_id = ANY(?)",
-                rs -> truth.put(rs.getLong(1), new OrderSeeder.Order(rs.getLong(1), rs.getInt(2), rs.getBigDecimal(3))));
+                rs -> truth.put(rs.getLong(1), new OrderSeeder.Order(rs.getLong(1), rs.getLong(2), rs.getBigDecimal(3))));
         return truth;
     }
 
     /** @return PostgreSQL's customer id → (count(*), sum(amount)) over this set's orders, read now */
-    public Map<Integer, Totals> truthCustomers(Stand stand) {
-        Map<Integer, Totals> truth = new TreeMap<>();
+    public Map<Long, Totals> truthCustomers(Stand stand) {
+        Map<Long, Totals> truth = new TreeMap<>();
         query(stand, "SELECT customer_id, count(*), sum(amount) FROM orders WHERE order_id = ANY(?) GROUP BY customer_id",
-                rs -> truth.put(rs.getInt(1), new Totals(rs.getLong(2), rs.getBigDecimal(3))));
+                rs -> truth.put(rs.getLong(1), new Totals(rs.getLong(2), rs.getBigDecimal(3))));
         return truth;
     }
 

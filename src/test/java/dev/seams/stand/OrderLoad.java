@@ -148,33 +148,33 @@ public final class OrderLoad {
      * @param versionSteps customer → version steps the load adds
      * @param snapshots    records the load makes ds-streams write
      */
-    public record Expected(Map<Integer, Long> versionSteps, long snapshots) {
+    public record Expected(Map<Long, Long> versionSteps, long snapshots) {
     }
 
     /** @return what ds-streams must write for this load, computed from the plan ({@link Expected}) */
     public Expected expected() {
-        Map<Integer, Long> steps = new TreeMap<>();
+        Map<Long, Long> steps = new TreeMap<>();
         Map<Integer, Integer> customerOf = new HashMap<>();
         long snapshots = 0;
         for (Change ch : changes) {
             switch (ch.op()) {
                 case INSERT -> {
                     customerOf.put(ch.ref(), ch.customerId());
-                    steps.merge(ch.customerId(), 1L, Long::sum);
+                    steps.merge((long) ch.customerId(), 1L, Long::sum);
                     snapshots++;
                 }
                 case UPDATE_AMOUNT -> {
-                    steps.merge(ch.customerId(), 2L, Long::sum);
+                    steps.merge((long) ch.customerId(), 2L, Long::sum);
                     snapshots++;
                 }
                 case MOVE -> {
-                    steps.merge(customerOf.get(ch.ref()), 1L, Long::sum);
-                    steps.merge(ch.customerId(), 1L, Long::sum);
+                    steps.merge((long) customerOf.get(ch.ref()), 1L, Long::sum);
+                    steps.merge((long) ch.customerId(), 1L, Long::sum);
                     customerOf.put(ch.ref(), ch.customerId());
                     snapshots += 2;
                 }
                 case DELETE -> {
-                    steps.merge(ch.customerId(), 1L, Long::sum);
+                    steps.merge((long) ch.customerId(), 1L, Long::sum);
                     snapshots++;
                 }
             }

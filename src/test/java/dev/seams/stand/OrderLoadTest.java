@@ -62,7 +62,7 @@ class OrderLoadTest {
         assertThat(x.snapshots()).isEqualTo(p.inserted() + p.updatedAmount() + 2 * p.moved() + p.deleted());
         assertThat(x.versionSteps().values().stream().mapToLong(Long::longValue).sum())
                 .isEqualTo(p.inserted() + 2 * p.updatedAmount() + 2 * p.moved() + p.deleted());
-        assertThat(x.versionSteps().keySet()).isSubsetOf(1, 2, 3, 4);
+        assertThat(x.versionSteps().keySet()).isSubsetOf(1L, 2L, 3L, 4L);
     }
 
     @Test

@@ -22,7 +22,7 @@ import org.apache.kafka.common.TopicPartition;
  *                             integer customer_id are skipped: the sink sends those to the DLQ)
  * @param misKeyed             of those, records whose key is not their customer_id as text
  */
-public record Partitioning(Map<Integer, Set<Integer>> partitionsByCustomer, long records, long misKeyed) {
+public record Partitioning(Map<Long, Set<Integer>> partitionsByCustomer, long records, long misKeyed) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -31,7 +31,7 @@ public record Partitioning(Map<Integer, Set<Integer>> partitionsByCustomer, long
      * @return where the records at or after {@code from}, up to the current end, lie
      */
     public static Partitioning of(Topics topics, Map<TopicPartition, Long> from) {
-        Map<Integer, Set<Integer>> partitions = new TreeMap<>();
+        Map<Long, Set<Integer>> partitions = new TreeMap<>();
         long[] counts = new long[2];
         topics.readAll(Stand.CUSTOMER_TOTALS, "read_committed", r -> {
             if (r.offset() < from.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L) || r.value() == null) {
@@ -43,10 +43,10 @@ public record Partitioning(Map<Integer, Set<Integer>> partitionsByCustomer, long
             } catch (IOException ex) {
                 return;   // not a snapshot: the sink sends it to the DLQ, it never gets a version
             }
-            if (!customer.canConvertToInt()) {
+            if (!customer.canConvertToLong()) {
                 return;
             }
-            partitions.computeIfAbsent(customer.asInt(), k -> new TreeSet<>()).add(r.partition());
+            partitions.computeIfAbsent(customer.asLong(), k -> new TreeSet<>()).add(r.partition());
             counts[0]++;
             String key = r.key() == null ? null : new String(r.key(), StandardCharsets.UTF_8);
             if (!Integer.toString(customer.asInt()).equals(key)) {
@@ -57,8 +57,8 @@ public record Partitioning(Map<Integer, Set<Integer>> partitionsByCustomer, long
     }
 
     /** @return customers found in more than one partition → those partitions */
-    public Map<Integer, Set<Integer>> split() {
-        Map<Integer, Set<Integer>> split = new TreeMap<>(partitionsByCustomer);
+    public Map<Long, Set<Integer>> split() {
+        Map<Long, Set<Integer>> split = new TreeMap<>(partitionsByCustomer);
         split.values().removeIf(p -> p.size() < 2);
         return split;
     }
@@ -68,8 +68,8 @@ public record Partitioning(Map<Integer, Set<Integer>> partitionsByCustomer, long
      * @return customers present in both whose records here lie in no partition they used before →
      *     {@code [old partitions] -> [new partitions]}
      */
-    public Map<Integer, String> movedFrom(Partitioning earlier) {
-        Map<Integer, String> moved = new TreeMap<>();
+    public Map<Long, String> movedFrom(Partitioning earlier) {
+        Map<Long, String> moved = new TreeMap<>();
         partitionsByCustomer.forEach((customer, now) -> {
             Set<Integer> before = earlier.partitionsByCustomer().get(customer);
             if (before != null && now.stream().noneMatch(before::contains)) {

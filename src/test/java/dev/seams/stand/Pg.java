@@ -27,12 +27,12 @@ public final class Pg {
     }
 
     /** @return customer id → (count(*), sum(amount)) of {@code orders} */
-    public Map<Integer, Totals> truth() {
-        Map<Integer, Totals> result = new TreeMap<>();
+    public Map<Long, Totals> truth() {
+        Map<Long, Totals> result = new TreeMap<>();
         try (Connection c = stand.pg(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT customer_id, count(*), sum(amount) FROM orders GROUP BY customer_id")) {
             while (rs.next()) {
-                result.put(rs.getInt(1), new Totals(rs.getLong(2), rs.getBigDecimal(3)));
+                result.put(rs.getLong(1), new Totals(rs.getLong(2), rs.getBigDecimal(3)));
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read orders", e);
@@ -49,7 +49,7 @@ public final class Pg {
         try (Connection c = stand.pg(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT order_id, customer_id, amount FROM orders")) {
             while (rs.next()) {
-                result.put(rs.getLong(1), new OrderSeeder.Order(rs.getLong(1), rs.getInt(2), rs.getBigDecimal(3)));
+                result.put(rs.getLong(1), new OrderSeeder.Order(rs.getLong(1), rs.getLong(2), rs.getBigDecimal(3)));
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot read orders", e);
@@ -120,11 +120,11 @@ public final class Pg {
      * @return its order_id
      * @throws IllegalStateException if PostgreSQL refuses it
      */
-    public long insertOrder(int customerId, BigDecimal amount) {
+    public long insertOrder(long customerId, BigDecimal amount) {
         try (Connection c = stand.pg();
              PreparedStatement insert = c.prepareStatement(
                      "INSERT INTO orders (customer_id, amount) VALUES (?, ?) RETURNING order_id")) {
-            insert.setInt(1, customerId);
+            insert.setLong(1, customerId);
             insert.setBigDecimal(2, amount);
             try (ResultSet rs = insert.executeQuery()) {
                 rs.next();
@@ -167,12 +167,12 @@ public final class Pg {
     }
 
     /** @return the grand total over all customers of a per-customer map */
-    public static BigDecimal sum(Map<Integer, Totals> perCustomer) {
+    public static BigDecimal sum(Map<Long, Totals> perCustomer) {
         return perCustomer.values().stream().map(Totals::total).reduce(BigDecimal.ZERO.setScale(2), BigDecimal::add);
     }
 
     /** @return the order count over all customers of a per-customer map */
-    public static long count(Map<Integer, Totals> perCustomer) {
+    public static long count(Map<Long, Totals> perCustomer) {
         return perCustomer.values().stream().mapToLong(Totals::orders).sum();
     }
 

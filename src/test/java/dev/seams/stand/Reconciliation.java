@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.IntPredicate;
+import java.util.function.LongPredicate;
 import java.util.stream.Collectors;
 
 /**
@@ -104,7 +104,7 @@ public final class Reconciliation {
      * @param customerId the customer
      * @param totals     its orders count and total
      */
-    public record CustomerRow(int customerId, Totals totals) {
+    public record CustomerRow(long customerId, Totals totals) {
 
         /** @return e.g. {@code 3: 27/1112.08} (customer: orders/total) */
         @Override
@@ -140,7 +140,7 @@ public final class Reconciliation {
      * @param view  the view: customer id → (orders, total)
      * @return the reconciliation
      */
-    public static Reconciliation customers(Map<Integer, Totals> truth, Map<Integer, Totals> view) {
+    public static Reconciliation customers(Map<Long, Totals> truth, Map<Long, Totals> view) {
         List<CustomerRow> rows = new ArrayList<>();
         view.forEach((id, totals) -> rows.add(new CustomerRow(id, totals)));
         return customers(truth, rows);
@@ -153,16 +153,16 @@ public final class Reconciliation {
      * @param view  the rows the view returned, in any order
      * @return the reconciliation, with one report row per customer in id order
      */
-    public static Reconciliation customers(Map<Integer, Totals> truth, List<CustomerRow> view) {
-        Map<Integer, List<Totals>> byId = new TreeMap<>();
+    public static Reconciliation customers(Map<Long, Totals> truth, List<CustomerRow> view) {
+        Map<Long, List<Totals>> byId = new TreeMap<>();
         view.forEach(r -> byId.computeIfAbsent(r.customerId(), k -> new ArrayList<>()).add(r.totals()));
-        TreeSet<Integer> ids = new TreeSet<>(truth.keySet());
+        TreeSet<Long> ids = new TreeSet<>(truth.keySet());
         ids.addAll(byId.keySet());
         Map<String, Long> counts = zero();
         List<Difference> differences = new ArrayList<>();
         List<List<Object>> rows = new ArrayList<>();
         Totals none = new Totals(0, BigDecimal.ZERO);
-        for (Integer id : ids) {
+        for (Long id : ids) {
             Totals pg = truth.get(id);
             List<Totals> seen = byId.getOrDefault(id, List.of());
             String status;
@@ -196,8 +196,8 @@ public final class Reconciliation {
      * @param owned which customer ids to compare
      * @return the reconciliation of those customers
      */
-    public static Reconciliation customers(Map<Integer, Totals> truth, List<CustomerRow> view, IntPredicate owned) {
-        Map<Integer, Totals> mine = new TreeMap<>(truth);
+    public static Reconciliation customers(Map<Long, Totals> truth, List<CustomerRow> view, LongPredicate owned) {
+        Map<Long, Totals> mine = new TreeMap<>(truth);
         mine.keySet().removeIf(id -> !owned.test(id));
         return customers(mine, view.stream().filter(r -> owned.test(r.customerId())).toList());
     }
@@ -255,7 +255,7 @@ public final class Reconciliation {
      * @return its rows, duplicates kept
      */
     public static List<CustomerRow> customerRows(ClickHouse ch, String sql) {
-        return ch.rows(sql).stream().map(r -> new CustomerRow(Integer.parseInt(r.get(0)),
+        return ch.rows(sql).stream().map(r -> new CustomerRow(Long.parseLong(r.get(0)),
                 new Totals(Long.parseLong(r.get(1)), new BigDecimal(r.get(2))))).toList();
     }
 
@@ -264,7 +264,7 @@ public final class Reconciliation {
      * @return its rows, duplicates kept
      */
     public static List<OrderSeeder.Order> orderRows(ClickHouse ch, String sql) {
-        return ch.rows(sql).stream().map(r -> new OrderSeeder.Order(Long.parseLong(r.get(0)), Integer.parseInt(r.get(1)),
+        return ch.rows(sql).stream().map(r -> new OrderSeeder.Order(Long.parseLong(r.get(0)), Long.parseLong(r.get(1)),
                 new BigDecimal(r.get(2)))).toList();
     }
 

@@ -21,8 +21,8 @@ class ReconciliationTest {
 
     @Test
     void equalViewsMatch() {
-        Map<Integer, Totals> pg = Map.of(1, t(2, "10.50"), 2, t(1, "3.00"));
-        Reconciliation rec = Reconciliation.customers(pg, Map.of(1, t(2, "10.5"), 2, t(1, "3")));
+        Map<Long, Totals> pg = Map.of(1L, t(2, "10.50"), 2L, t(1, "3.00"));
+        Reconciliation rec = Reconciliation.customers(pg, Map.of(1L, t(2, "10.5"), 2L, t(1, "3")));
         assertThat(rec.matches()).isTrue();
         assertThat(rec.anomalies()).containsOnly(Map.entry("duplicate", 0L), Map.entry("lost", 0L),
                 Map.entry("stale", 0L), Map.entry("wrong_value", 0L));
@@ -33,7 +33,7 @@ class ReconciliationTest {
 
     @Test
     void everyCustomerAnomalyIsNamedByKey() {
-        Map<Integer, Totals> pg = Map.of(1, t(2, "10.00"), 2, t(3, "30.00"), 3, t(1, "5.00"), 4, t(1, "1.00"));
+        Map<Long, Totals> pg = Map.of(1L, t(2, "10.00"), 2L, t(3, "30.00"), 3L, t(1, "5.00"), 4L, t(1, "1.00"));
         List<Reconciliation.CustomerRow> view = List.of(
                 new Reconciliation.CustomerRow(2, t(2, "20.00")),     // behind
                 new Reconciliation.CustomerRow(3, t(1, "5.01")),      // a cent off
@@ -82,7 +82,7 @@ class ReconciliationTest {
 
     @Test
     void combinedResultsAddUp() {
-        Reconciliation customers = Reconciliation.customers(Map.of(1, t(1, "1.00")), Map.of());
+        Reconciliation customers = Reconciliation.customers(Map.of(1L, t(1, "1.00")), Map.of());
         Reconciliation orders = Reconciliation.orders(Map.of(5L, o(5, 1, "1.00")), List.of(o(5, 1, "1.00"), o(5, 1, "1.00")));
         Reconciliation both = customers.and(orders);
         assertThat(both.lost()).isEqualTo(1);

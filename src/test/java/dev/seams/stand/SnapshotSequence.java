@@ -26,7 +26,7 @@ import org.apache.kafka.common.TopicPartition;
  * @param extra     version steps beyond the expected, summed over customers
  * @param last      the highest version per customer at the end
  */
-public record SnapshotSequence(long records, long duplicate, long lost, long extra, Map<Integer, Long> last) {
+public record SnapshotSequence(long records, long duplicate, long lost, long extra, Map<Long, Long> last) {
 
     /**
      * Reads {@code customer.totals} with the given isolation from the beginning.
@@ -36,8 +36,8 @@ public record SnapshotSequence(long records, long duplicate, long lost, long ext
      * @param isolation {@code read_committed} (the contract) or {@code read_uncommitted} (the twin)
      * @throws IllegalStateException at a record that is not a totals snapshot
      */
-    public static SnapshotSequence read(Topics topics, Map<TopicPartition, Long> start, Map<Integer, Long> steps, String isolation) {
-        Map<Integer, Long> before = new HashMap<>();
+    public static SnapshotSequence read(Topics topics, Map<TopicPartition, Long> start, Map<Long, Long> steps, String isolation) {
+        Map<Long, Long> before = new HashMap<>();
         topics.readAll(Stand.CUSTOMER_TOTALS, isolation, r -> {
             if (r.offset() < start.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L)) {
                 try {
@@ -62,9 +62,9 @@ public record SnapshotSequence(long records, long duplicate, long lost, long ext
      * @param isolation {@code read_committed} (the contract) or {@code read_uncommitted} (the twin)
      * @throws IllegalStateException at a record of the load that is not a totals snapshot
      */
-    public static SnapshotSequence read(Topics topics, Map<TopicPartition, Long> start, Map<Integer, Long> before,
-                                        Map<Integer, Long> steps, String isolation) {
-        Map<Integer, Long> last = new TreeMap<>();
+    public static SnapshotSequence read(Topics topics, Map<TopicPartition, Long> start, Map<Long, Long> before,
+                                        Map<Long, Long> steps, String isolation) {
+        Map<Long, Long> last = new TreeMap<>();
         Map<String, Integer> seen = new HashMap<>();
         long[] records = new long[1];
         topics.readFrom(Stand.CUSTOMER_TOTALS, isolation, start, r -> {
@@ -81,7 +81,7 @@ public record SnapshotSequence(long records, long duplicate, long lost, long ext
         long duplicate = seen.values().stream().filter(n -> n > 1).count();
         long lost = 0;
         long extra = 0;
-        for (Map.Entry<Integer, Long> step : steps.entrySet()) {
+        for (Map.Entry<Long, Long> step : steps.entrySet()) {
             long expected = before.getOrDefault(step.getKey(), 0L) + step.getValue();
             long reached = last.getOrDefault(step.getKey(), before.getOrDefault(step.getKey(), 0L));
             lost += Math.max(0, expected - reached);

@@ -190,13 +190,13 @@ public final class Topics {
      *     since the previous call ({@link LatestSnapshots})
      * @throws IllegalStateException at a record that is not a totals snapshot
      */
-    public Map<Integer, CustomerTotals> latestSnapshots() {
+    public Map<Long, CustomerTotals> latestSnapshots() {
         return LatestSnapshots.of(stand).read();
     }
 
     /** @return {@link #latestSnapshots()} as (orders, total) per customer: what ds-streams currently says each customer's totals are */
-    public Map<Integer, Totals> latestTotals() {
-        Map<Integer, Totals> totals = new TreeMap<>();
+    public Map<Long, Totals> latestTotals() {
+        Map<Long, Totals> totals = new TreeMap<>();
         latestSnapshots().forEach((id, t) -> totals.put(id, new Totals(t.orders(), t.total())));
         return totals;
     }

@@ -81,7 +81,7 @@ class DeadLetterHandlerTest {
         assertThat(letters).extracting(r -> header(r, DeadLetters.REASON)).containsExactly(
                 "order event: not valid JSON: Unrecognized token 'not': was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false')",
                 "order event: field \"customer_id\" is missing",
-                "order event: field \"customer_id\" is not a 32-bit integer: \"x\"",
+                "order event: field \"customer_id\" is not a 64-bit integer: \"x\"",
                 "order event: field \"amount\" is missing",
                 "order event: field \"amount\" is not a decimal: \"abc\"");
         assertThat(letters).extracting(r -> header(r, DeadLetters.ORIGIN_OFFSET)).containsExactly("1", "2", "3", "4", "5");

@@ -40,6 +40,13 @@ class OrderEventTest {
     }
 
     @Test
+    void aCustomerIdBeyond32BitsIsRead() {
+        // B15: after ALTER COLUMN customer_id TYPE bigint
+        assertThat(OrderEvent.parse("{\"order_id\":1,\"customer_id\":3000000001,\"amount\":\"1.00\"}").customerId())
+                .isEqualTo(3_000_000_001L);
+    }
+
+    @Test
     void stringAmountsAddExactly() {
         BigDecimal a = OrderEvent.parse("{\"order_id\":1,\"customer_id\":2,\"amount\":\"0.10\"}").amount();
         BigDecimal b = OrderEvent.parse("{\"order_id\":2,\"customer_id\":2,\"amount\":\"0.20\"}").amount();
@@ -126,9 +133,9 @@ class OrderEventTest {
             "{\"order_id\":1,\"customer_id\":2}                       | \"amount\" is missing",
             "{\"customer_id\":2,\"amount\":\"1.00\"}                  | \"order_id\" is missing",
             "{\"order_id\":1,\"customer_id\":null,\"amount\":\"1.00\"} | \"customer_id\" is null",
-            "{\"order_id\":1,\"customer_id\":\"2\",\"amount\":\"1.00\"} | \"customer_id\" is not a 32-bit integer",
-            "{\"order_id\":1,\"customer_id\":2.5,\"amount\":\"1.00\"}  | \"customer_id\" is not a 32-bit integer",
-            "{\"order_id\":1,\"customer_id\":3000000000,\"amount\":\"1\"} | \"customer_id\" is not a 32-bit integer",
+            "{\"order_id\":1,\"customer_id\":\"2\",\"amount\":\"1.00\"} | \"customer_id\" is not a 64-bit integer",
+            "{\"order_id\":1,\"customer_id\":2.5,\"amount\":\"1.00\"}  | \"customer_id\" is not a 64-bit integer",
+            "{\"order_id\":1,\"customer_id\":99999999999999999999,\"amount\":\"1\"} | \"customer_id\" is not a 64-bit integer",
             "{\"order_id\":\"x\",\"customer_id\":2,\"amount\":\"1.00\"} | \"order_id\" is not a 64-bit integer",
             "{\"order_id\":1,\"customer_id\":2,\"amount\":\"abc\"}     | \"amount\" is not a decimal",
             "{\"order_id\":1,\"customer_id\":2,\"amount\":true}        | \"amount\" is not a decimal",
