@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import dev.seams.lag.LagProbe;
 import dev.seams.lag.PartitionLag;
 import dev.seams.faults.LoadDriver;
+import dev.seams.faults.TransactionKill;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -24,7 +25,6 @@ import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
 import dev.seams.stand.Topics;
-import dev.seams.stand.TransactionKill;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -65,12 +65,13 @@ class LagIT {
     private static final String SINK_GROUP = "ds-sink";
     private static final String COMMITTED = "read_committed";
     private static final String UNCOMMITTED = "read_uncommitted";
-    /** How long a kill of G14's load looks for a moment ds-streams has a transaction open on customer.totals. */
+    /** How long a kill of G14's load waits for ds-streams to commit a transaction with records on customer.totals. */
     private static final Duration OPEN_TRANSACTION_WAIT = Duration.ofSeconds(10);
 
     @AfterEach
     void streamsRunsAgain() {
         StreamsProcess streams = Stand.get().streams();
+        streams.container().withDebugAgent(false);   // from its next start on, as it ships (G14 turns the agent on)
         if (!streams.isAlive()) {
             streams.start();
         }
@@ -206,7 +207,7 @@ class LagIT {
      *                        FaultSchedule's point rule)
      * @param inputProgress   the load's share of orders.events ds-streams had committed right before the kill
      * @param inputLag        ds-streams' lag on orders.events right before the kill (unprocessed input)
-     * @param openBefore      whether ds-streams was frozen with a transaction open on customer.totals, then killed
+     * @param openBefore      whether ds-streams was halted with a transaction open on customer.totals, then killed
      * @param totalsStable    the last stable offset of every customer.totals partition right after the kill:
      *                        the killed process's output was decided below it
      * @param openTotals      partitions of customer.totals with LSO below the log end right after the kill: [LSO, HW]
@@ -249,6 +250,10 @@ class LagIT {
         Stand stand = s.stand();
         Topics topics = s.topics();
         LagProbe probe = topics.lagProbe();
+        // the kills halt ds-streams at a point of its code (faults/TransactionKill): it runs with its debugger agent
+        stand.streams().container().withDebugAgent(true);
+        stand.streams().stop();
+        stand.streams().start();
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o);
         Map<TopicPartition, Long> totalsStart = topics.endOffsets(Stand.CUSTOMER_TOTALS);
@@ -275,8 +280,8 @@ class LagIT {
             kills = FaultSchedule.atProgress(published, 0.1, 0.5, 0.9).run(target -> {
                 double at = inputProgress.getAsDouble();
                 long lag = probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS);
-                // it looks for an open transaction only as long as the load stays within its point's ±5 points (0.5 s
-                // spare: a look that finds one holds ds-streams frozen 250 ms more, and the kill itself takes a moment)
+                // it waits for a transaction open on customer.totals only as long as the load stays within its point's
+                // ±5 points (0.5 s spare: the look at the broker and the kill itself take a moment)
                 double secondsLeft = (target + FaultSchedule.TOLERANCE - published.getAsDouble()) * load.size() / LOAD_RATE - 0.5;
                 Duration within = Duration.ofMillis(Math.max(300, Math.min(OPEN_TRANSACTION_WAIT.toMillis(), (long) (secondsLeft * 1000))));
                 TransactionKill.Result killed = TransactionKill.kill(stand.streams(), topics, Stand.CUSTOMER_TOTALS, within);
@@ -381,8 +386,9 @@ class LagIT {
             part.unverified("the kill did not land while ds-streams was mid-work: output progress " + FaultSchedule.percent(output)
                     + ", input lag " + k.inputLag() + ", open transaction " + k.openTransaction());
         }
-        part.note("Each kill is sent at its point of the load to ds-streams halted (SIGSTOP) while it had a transaction "
-                + "open on customer.totals, looked for up to " + OPEN_TRANSACTION_WAIT.toSeconds() + " s (stand/TransactionKill), "
+        part.note("Each kill is sent at its point of the load to ds-streams halted, through its debugger agent, where its "
+                + "producer is about to send EndTxn for a transaction whose records on customer.totals the broker holds, "
+                + "waited for up to " + OPEN_TRANSACTION_WAIT.toSeconds() + " s (faults/TransactionKill), "
                 + "(in G14[3 kills under load] no longer than its point's ±5 points allow) "
                 + "so that the kill aborts output; aborted_records_of_its_transaction says whether it did (a kill that found "
                 + "no open transaction still counts as mid-work when ds-streams had input it had not committed). "

@@ -5,20 +5,29 @@ import static org.awaitility.Awaitility.await;
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.AccessMode;
 import com.github.dockerjava.api.model.Bind;
+import com.github.dockerjava.api.model.ExposedPort;
+import com.github.dockerjava.api.model.HostConfig;
+import com.github.dockerjava.api.model.PortBinding;
+import com.github.dockerjava.api.model.Ports;
 import com.github.dockerjava.api.model.Volume;
 import dev.seams.report.Project;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.startupcheck.StartupCheckStrategy;
+import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
 import org.testcontainers.utility.DockerImageName;
 
 /**
@@ -50,6 +59,8 @@ public final class JvmContainer implements AutoCloseable {
     public static final String HEAP = "-Xmx384m";
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration LOG_DRAIN = Duration.ofSeconds(10);
+    /** The port of the JDWP agent in the container ({@link #withDebugAgent()}). */
+    private static final int DEBUG_PORT = 5005;
 
     private final String name;
     private final DockerImageName image;
@@ -66,6 +77,7 @@ public final class JvmContainer implements AutoCloseable {
     private volatile ContainerControl control;
     private volatile ContainerLog log;
     private int starts;
+    private boolean debugAgent;
 
     /**
      * @param name    a short name: the network alias and the log files' prefix, e.g. {@code streams}
@@ -107,6 +119,33 @@ public final class JvmContainer implements AutoCloseable {
     }
 
     /**
+     * Runs every later start with (or without) the JDK's debugger agent (JDWP, {@code suspend=n}: the process starts and
+     * runs as without it until a debugger attaches), its port published on the Docker host's loopback interface where
+     * the Docker host is this machine. For faults that must strike at an exact point of the program
+     * ({@code faults/JvmHalt}). A start with the agent writes no class-data archive (the JDK refuses to dump one beside
+     * a JVMTI agent); it uses one written before.
+     *
+     * @param on whether later starts run with the agent
+     * @return this
+     */
+    public synchronized JvmContainer withDebugAgent(boolean on) {
+        this.debugAgent = on;
+        return this;
+    }
+
+    /**
+     * @return where a debugger reaches the JDWP agent of the current start (host and published port)
+     * @throws IllegalStateException if the current start runs without the agent ({@link #withDebugAgent(boolean)}) or none runs
+     */
+    public synchronized InetSocketAddress debugAgent() {
+        GenericContainer<?> c = container;
+        if (c == null || !c.getExposedPorts().contains(DEBUG_PORT)) {
+            throw new IllegalStateException(name + (c == null ? " is not running" : " runs without a debugger agent (withDebugAgent)"));
+        }
+        return InetSocketAddress.createUnresolved(c.getHost(), c.getMappedPort(DEBUG_PORT));
+    }
+
+    /**
      * @return this, running {@code java -Xmx384m <AppCDS flags> -cp <RuntimeClasspath> mainClass args...}
      *     ({@link JvmStartCache}: target/classes as a jar, the class-data archive used or written, native libraries unpacked)
      */
@@ -121,7 +160,10 @@ public final class JvmContainer implements AutoCloseable {
     /** @return the command of the next start: the archive's flags are decided per start (it appears after a graceful exit) */
     private List<String> command() {
         List<String> c = new ArrayList<>(List.of(HEAP));
-        c.addAll(startCache.jvmFlags());
+        if (debugAgent) {
+            c.add("-agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=*:" + DEBUG_PORT);
+        }
+        c.addAll(startCache.jvmFlags(!debugAgent));
         c.addAll(List.of("-cp", String.join(File.pathSeparator, classpath.stream().map(Path::toString).toList()), mainClass));
         c.addAll(args);
         return c;
@@ -152,6 +194,11 @@ public final class JvmContainer implements AutoCloseable {
                 .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("java").withUser(projectOwner())
                         .getHostConfig().withBinds(binds()))
                 .withCommand(command().toArray(String[]::new));
+        if (debugAgent) {
+            // published, but not waited for: a port check's bare connection is a failed JDWP handshake to the agent
+            c.withExposedPorts(DEBUG_PORT).waitingFor(new Launched.NoWait())
+                    .withCreateContainerCmdModifier(cmd -> loopbackOnly(cmd.getHostConfig()));
+        }
         container = c;
         try {
             c.start();
@@ -341,11 +388,35 @@ public final class JvmContainer implements AutoCloseable {
         }
     }
 
+    /**
+     * Publishes the debugger's port on the loopback interface only when the Docker host is this machine (a JDWP agent
+     * runs whatever code it is sent); on a remote Docker host it stays published where Testcontainers reaches it.
+     */
+    private static void loopbackOnly(HostConfig host) {
+        String dockerHost = DockerClientFactory.instance().dockerHostIpAddress();
+        boolean local;
+        try {
+            local = InetAddress.getByName(dockerHost).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            local = false;
+        }
+        if (local) {
+            host.withPortBindings(new PortBinding(Ports.Binding.bindIp("127.0.0.1"), ExposedPort.tcp(DEBUG_PORT)));
+        }
+    }
+
     /** A container counts as started once Docker launched it; whether its JVM got ready is awaitOutput's call. */
     private static final class Launched extends StartupCheckStrategy {
         @Override
         public StartupStatus checkStartupState(DockerClient dockerClient, String containerId) {
             return StartupStatus.SUCCESSFUL;
+        }
+
+        /** No wait on published ports: the process's readiness is awaitOutput's call. */
+        private static final class NoWait extends AbstractWaitStrategy {
+            @Override
+            protected void waitUntilReady() {
+            }
         }
     }
 }

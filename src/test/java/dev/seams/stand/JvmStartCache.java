@@ -110,12 +110,18 @@ public final class JvmStartCache {
     }
 
     /**
-     * @return the JVM flags of the next start: use the archive if one was written, else write it at exit; the
+     * @param mayWrite whether the start may write the archive (not beside a JVMTI agent such as JDWP: the JDK
+     *                 refuses to start, "CDS dumping does not support native JVMTI agent")
+     * @return the JVM flags of the next start: use the archive if one was written, else write it at exit if allowed; the
      *     unpacked native libraries' directory as {@code java.library.path}
      */
-    public List<String> jvmFlags() {
+    public List<String> jvmFlags(boolean mayWrite) {
         List<String> flags = new ArrayList<>();
-        flags.add(Files.isRegularFile(archive) ? "-XX:SharedArchiveFile=" + archive : "-XX:ArchiveClassesAtExit=" + part);
+        if (Files.isRegularFile(archive)) {
+            flags.add("-XX:SharedArchiveFile=" + archive);
+        } else if (mayWrite) {
+            flags.add("-XX:ArchiveClassesAtExit=" + part);
+        }
         if (nativeDir != null) {
             flags.add("-Djava.library.path=" + nativeDir);
         }

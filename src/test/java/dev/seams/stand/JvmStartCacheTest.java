@@ -43,18 +43,29 @@ class JvmStartCacheTest {
     @Test
     void theArchiveIsWrittenAtAGracefulExitAndUsedFromTheNextStart() throws IOException {
         JvmStartCache cache = JvmStartCache.of("streams", JRE, List.of(), tmp);
-        String write = cache.jvmFlags().get(0);
+        String write = cache.jvmFlags(true).get(0);
         assertThat(write).startsWith("-XX:ArchiveClassesAtExit=").endsWith(".jsa.part");
         Path part = Path.of(write.substring(write.indexOf('=') + 1));
 
         Files.writeString(part, "cut short");
         cache.settle(Faults.SIGKILL_EXIT);
         assertThat(part).doesNotExist();
-        assertThat(cache.jvmFlags().get(0)).as("a killed JVM's archive is not used").startsWith("-XX:ArchiveClassesAtExit=");
+        assertThat(cache.jvmFlags(true).get(0)).as("a killed JVM's archive is not used").startsWith("-XX:ArchiveClassesAtExit=");
 
         Files.writeString(part, "archive");
         cache.settle(143);
-        assertThat(cache.jvmFlags().get(0)).isEqualTo("-XX:SharedArchiveFile=" + part.resolveSibling(
+        assertThat(cache.jvmFlags(true).get(0)).isEqualTo("-XX:SharedArchiveFile=" + part.resolveSibling(
                 part.getFileName().toString().replace(".part", "")));
+    }
+
+    @Test
+    void aStartThatMayNotWriteUsesAnArchiveButWritesNone() throws IOException {
+        JvmStartCache cache = JvmStartCache.of("streams", JRE, List.of(), tmp);
+        assertThat(cache.jvmFlags(false)).as("beside a debugger agent: no archive yet, none written")
+                .noneMatch(f -> f.startsWith("-XX:ArchiveClassesAtExit=") || f.startsWith("-XX:SharedArchiveFile="));
+        String write = cache.jvmFlags(true).get(0);
+        Files.writeString(Path.of(write.substring(write.indexOf('=') + 1)), "archive");
+        cache.settle(143);
+        assertThat(cache.jvmFlags(false).get(0)).as("an archive written before is used").startsWith("-XX:SharedArchiveFile=");
     }
 }
