@@ -20,7 +20,9 @@ import java.util.Set;
  * </pre>
  * (captured on the offline stand, Debezium 3.5.0.Final; docs/event-contract.md)
  * (the snapshot writes {@code "__op":"r"}; a DELETE carries the old row because the table has
- * {@code REPLICA IDENTITY FULL}; rewrite mode drops Debezium's tombstone). The older forms of a
+ * {@code REPLICA IDENTITY FULL} — under PostgreSQL's default identity only its key, every other column
+ * its type's zero, so a consumer takes a deletion by its key alone, claim B16; rewrite mode drops
+ * Debezium's tombstone). The older forms of a
  * deletion — a Kafka tombstone (null value) and the 4-byte JSON value {@code null} that
  * {@code delete.tombstone.handling.mode=tombstone} writes — carry no row: {@link #ofValue} returns
  * null for them and {@link #isDeletion} is true.

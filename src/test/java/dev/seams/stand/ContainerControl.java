@@ -4,15 +4,21 @@ import static org.awaitility.Awaitility.await;
 
 import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.async.ResultCallback;
+import com.github.dockerjava.api.command.ExecCreateCmdResponse;
 import com.github.dockerjava.api.command.InspectContainerResponse;
 import com.github.dockerjava.api.exception.NotFoundException;
 import com.github.dockerjava.api.model.ContainerNetwork;
+import com.github.dockerjava.api.model.Frame;
 import com.github.dockerjava.api.model.Statistics;
+import com.github.dockerjava.api.model.StreamType;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Network;
 
@@ -160,6 +166,39 @@ public final class ContainerControl {
         InspectContainerResponse info = inspect();
         return info == null ? Optional.empty() : info.getNetworkSettings().getNetworks().values().stream()
                 .filter(n -> network.getId().equals(n.getNetworkID())).map(ContainerNetwork::getIpAddress).findFirst();
+    }
+
+    /**
+     * Reads a file inside the running container ({@code docker exec cat PATH}), e.g. {@code /proc/1/status}.
+     *
+     * @return its bytes
+     * @throws IllegalStateException if {@code cat} fails, or does not finish within 30 s
+     */
+    public byte[] readFile(String path) {
+        ExecCreateCmdResponse exec = docker.execCreateCmd(id).withCmd("cat", path).withAttachStdout(true).withAttachStderr(true).exec();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try (ResultCallback.Adapter<Frame> done = docker.execStartCmd(exec.getId()).exec(new ResultCallback.Adapter<>() {
+            @Override
+            public void onNext(Frame frame) {
+                (frame.getStreamType() == StreamType.STDOUT ? out : err).writeBytes(frame.getPayload());
+            }
+        })) {
+            if (!done.awaitCompletion(30, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("cat " + path + " in container " + id + " did not finish within 30 s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading " + path + " in container " + id, e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Long exit = docker.inspectExecCmd(exec.getId()).exec().getExitCodeLong();
+        if (exit == null || exit != 0) {
+            throw new IllegalStateException("cat " + path + " in container " + id + " exited with " + exit + ": "
+                    + err.toString(StandardCharsets.UTF_8).strip());
+        }
+        return out.toByteArray();
     }
 
     /** @return whether the container runs (a paused one too) */

@@ -137,6 +137,26 @@ public final class Pg {
 
     /**
      * @param table a table of the public schema, e.g. {@code orders}
+     * @return its replica identity as {@code ALTER TABLE … REPLICA IDENTITY} names it: DEFAULT, FULL, NOTHING or INDEX
+     *     ({@code pg_class.relreplident}); what a DELETE's or UPDATE's old image carries in the log (claim B16)
+     * @throws IllegalStateException if PostgreSQL refuses the query (e.g. no such table)
+     */
+    public String replicaIdentity(String table) {
+        try (Connection c = stand.pg();
+             PreparedStatement query = c.prepareStatement("SELECT CASE relreplident WHEN 'd' THEN 'DEFAULT' WHEN 'f' THEN 'FULL' "
+                     + "WHEN 'n' THEN 'NOTHING' ELSE 'INDEX' END FROM pg_class WHERE oid = ?::regclass")) {
+            query.setString(1, table);
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("PostgreSQL refused the replica identity query of " + table, e);
+        }
+    }
+
+    /**
+     * @param table a table of the public schema, e.g. {@code orders}
      * @return its CHECK constraints, each as {@code name: definition}, by name (none: every value its column types hold
      *     is allowed)
      */
