@@ -1,9 +1,14 @@
 package dev.seams.faults;
 
+import com.sun.jdi.BooleanValue;
 import com.sun.jdi.Bootstrap;
+import com.sun.jdi.Field;
+import com.sun.jdi.IncompatibleThreadStateException;
 import com.sun.jdi.Method;
+import com.sun.jdi.ObjectReference;
 import com.sun.jdi.ReferenceType;
 import com.sun.jdi.VMDisconnectedException;
+import com.sun.jdi.Value;
 import com.sun.jdi.VirtualMachine;
 import com.sun.jdi.connect.AttachingConnector;
 import com.sun.jdi.connect.Connector;
@@ -42,6 +47,7 @@ public final class JvmHalt implements AutoCloseable {
     private final String className;
     private final String methodName;
     private EventSet halted;
+    private BreakpointEvent hit;
 
     private JvmHalt(VirtualMachine vm, String className, String methodName) {
         this.vm = vm;
@@ -54,7 +60,8 @@ public final class JvmHalt implements AutoCloseable {
      *
      * @param agent      where the JDWP agent listens ({@code JvmContainer#debugAgent()})
      * @param className  the binary name of the class, e.g. {@code org.apache.kafka.common.requests.EndTxnRequest$Builder}
-     * @param methodName the method; every overload that has code gets the breakpoint (bridge methods excepted)
+     * @param methodName the method; every overload the class itself declares with code gets the breakpoint (inherited and
+     *                   bridge methods excepted)
      * @return the armed halt; close it
      * @throws UncheckedIOException  if the agent cannot be reached within 10 s
      * @throws IllegalStateException if the loaded class has no such method (the halt point moved with a new version
@@ -78,7 +85,7 @@ public final class JvmHalt implements AutoCloseable {
         }
         JvmHalt halt = new JvmHalt(vm, className, methodName);
         try {
-            List<ReferenceType> loaded = vm.classesByName(className);
+            List<ReferenceType> loaded = vm.classesByName(className).stream().filter(ReferenceType::isPrepared).toList();
             if (loaded.isEmpty()) {
                 ClassPrepareRequest prepare = vm.eventRequestManager().createClassPrepareRequest();
                 prepare.addClassFilter(className);
@@ -94,8 +101,8 @@ public final class JvmHalt implements AutoCloseable {
     }
 
     private void arm(ReferenceType type) {
-        List<Method> methods = type.methodsByName(methodName).stream()
-                .filter(m -> !m.isBridge() && !m.isAbstract() && !m.isNative()).toList();
+        List<Method> methods = type.methodsByName(methodName).stream()   // visible methods: inherited ones too
+                .filter(m -> m.declaringType().equals(type) && !m.isBridge() && !m.isAbstract() && !m.isNative()).toList();
         if (methods.isEmpty()) {
             throw new IllegalStateException(className + " has no method " + methodName + " with code in the process: "
                     + "the halt point moved (another version of the library?)");
@@ -131,8 +138,9 @@ public final class JvmHalt implements AutoCloseable {
                 return false;
             }
             for (Event event : events) {
-                if (event instanceof BreakpointEvent) {
+                if (event instanceof BreakpointEvent breakpoint) {
                     halted = events;
+                    hit = breakpoint;
                     return true;
                 }
                 if (event instanceof ClassPrepareEvent prepared) {
@@ -145,11 +153,46 @@ public final class JvmHalt implements AutoCloseable {
         }
     }
 
+    /**
+     * Reads a boolean the halted method's object holds, field by field: e.g. {@code ("data", "committed")} reads
+     * {@code this.data.committed}.
+     *
+     * @throws IllegalStateException if the process is not halted, or a field is missing or not of the expected kind (the
+     *                               halt point's class changed with a new version of the library)
+     */
+    public boolean booleanField(String... path) {
+        if (hit == null) {
+            throw new IllegalStateException("not halted");
+        }
+        Value value;
+        try {
+            value = hit.thread().frame(0).thisObject();
+        } catch (IncompatibleThreadStateException e) {
+            throw new IllegalStateException("the halted thread has no frame to read", e);
+        }
+        for (String name : path) {
+            if (!(value instanceof ObjectReference object)) {
+                throw new IllegalStateException("no object to read " + name + " of at " + className + "#" + methodName);
+            }
+            Field field = object.referenceType().fieldByName(name);
+            if (field == null) {
+                throw new IllegalStateException(object.referenceType().name() + " has no field " + name
+                        + ": the halt point's class changed (another version of the library?)");
+            }
+            value = object.getValue(field);
+        }
+        if (!(value instanceof BooleanValue flag)) {
+            throw new IllegalStateException(String.join(".", path) + " is no boolean at " + className + "#" + methodName + ": " + value);
+        }
+        return flag.value();
+    }
+
     /** Lets the halted process go on (to the next time a thread enters the method). */
     public void resume() {
         if (halted != null) {
             halted.resume();
             halted = null;
+            hit = null;
         }
     }
 
@@ -158,9 +201,14 @@ public final class JvmHalt implements AutoCloseable {
     public void close() {
         try {
             vm.eventRequestManager().deleteAllBreakpoints();
-            vm.dispose();
         } catch (VMDisconnectedException gone) {
-            // the process was killed while halted: nothing left to detach from
+            return;   // the process was killed while halted: nothing left to detach from
+        } finally {
+            try {
+                vm.dispose();
+            } catch (VMDisconnectedException gone) {
+                // the same
+            }
         }
     }
 }

@@ -9,13 +9,13 @@ import java.time.Duration;
  * output, or the read_uncommitted twin has nothing to show).
  *
  * <p>The kill strikes at an exact point of Kafka's producer: ds-streams is halted ({@link JvmHalt}) when its
- * producer builds the EndTxn request that would commit (or abort) its transaction,
- * {@value #END_TXN_BUILDER}{@code #build} — the producer sends EndTxn only once every record of the
- * transaction has been acknowledged, so at that point the records are in the log and the transaction is
- * open. If the broker then shows the transaction open on the topic (its last stable offset below its log end:
- * the halted process's own records, as nothing else writes there), the halted process gets SIGKILL without
- * running again; otherwise (a transaction with records on other topics only) it goes on to its next commit.
- * If no such commit comes within the time given (ds-streams idle), the process is killed anyway.
+ * producer builds the EndTxn request that would end its transaction, {@value #END_TXN_BUILDER}{@code #build(short)},
+ * on the producer's sender thread right before it sends it. For a commit ({@code data.committed} true) the producer
+ * builds it only once every batch of the transaction is acknowledged: the records are in the log, the transaction
+ * open. If the broker then shows a transaction open on the topic (its last stable offset below its log end: the halted
+ * process's own records, as nothing else writes there), the halted process gets SIGKILL without running again. An
+ * abort (ds-streams ending a transaction itself, e.g. after a rebalance) and a commit without records on the topic are
+ * let go. If no such commit comes within the time given (ds-streams idle), the process is killed anyway.
  *
  * <p>Before, the process was frozen at random moments and the broker asked whether a transaction was open: a
  * transaction of ds-streams is open on the broker for a few milliseconds of each 100 ms commit interval, and in
@@ -40,15 +40,15 @@ public final class TransactionKill {
      * @param streams the running ds-streams, started with its debugger agent ({@code StreamsProcess#container()})
      * @param topics  the stand's topics
      * @param topic   the topic whose transaction the kill should abort, e.g. {@code customer.totals}
-     * @param within  how long to wait for a transaction open on it before killing anyway
+     * @param within  how long to wait, once attached, for a commit with records open on it before killing anyway
      * @return what happened
      * @throws InterruptedException if interrupted while waiting
      */
     public static Result kill(StreamsProcess streams, Topics topics, String topic, Duration within) throws InterruptedException {
-        long deadline = System.nanoTime() + within.toNanos();
         try (JvmHalt halt = JvmHalt.attach(streams.container().debugAgent(), END_TXN_BUILDER, "build")) {
+            long deadline = System.nanoTime() + within.toNanos();
             while (halt.awaitHalt(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
-                if (!topics.openTransactions(topic).isEmpty()) {
+                if (halt.booleanField("data", "committed") && !topics.openTransactions(topic).isEmpty()) {
                     return new Result(true, streams.kill());   // halted: the process never runs again
                 }
                 halt.resume();

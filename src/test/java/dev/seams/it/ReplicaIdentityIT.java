@@ -74,7 +74,11 @@ class ReplicaIdentityIT {
         // then: the deletions carry no row of their own (a consumer reading it would keep each deleted order) ...
         Deletions deletions = Deletions.of(load);
         e.figure("deletion_record_example", deletions.example());
-        e.figure("deletions", deletions.count());
+        e.check("deletion_records", deletions.count()).isEqualTo(applied.deleted(), "one orders.events record per DELETE of the load");
+        e.check("deletions_before_their_order", deletions.withoutEarlierRecord())
+                .isZero("deletion records of an order the load's records had not carried before (the load deletes only its own orders)");
+        e.check("deletions_with_their_row", deletions.count() - deletions.withoutRow())
+                .isZero("deletion records that carry the deleted order's customer_id and amount (the default identity logs the key only)");
         e.negativeControl("deletions_without_their_row", deletions.withoutRow(), Anomaly.WRONG_VALUE,
                 "deletion records whose customer_id and amount are not the deleted order's: a consumer that subtracts a "
                         + "deletion's own row would leave each of these orders on its customer");
@@ -107,25 +111,35 @@ class ReplicaIdentityIT {
                 + "keeps the latest change of each order). UPDATEs carry the whole new row under either identity.");
     }
 
-    /** The load's deletion records against the row each order had before. */
-    private record Deletions(long count, long withoutRow, String example) {
+    /**
+     * The load's deletion records against the row each order had before.
+     *
+     * @param count                deletion records
+     * @param withoutEarlierRecord deletions of an order no earlier record of the load carried (not judged)
+     * @param withoutRow           deletions whose customer_id or amount is not the order's last
+     * @param example              one of those, as the topic holds it
+     */
+    private record Deletions(long count, long withoutEarlierRecord, long withoutRow, String example) {
 
         static Deletions of(OrderChanges load) {
             Map<Long, OrderEvent> last = new HashMap<>();
             Map<Long, String> wrong = new TreeMap<>();
             long count = 0;
+            long unjudged = 0;
             for (ConsumerRecord<byte[], byte[]> r : load.records()) {   // one order's changes stay in one partition, in order
                 OrderEvent event = OrderEvent.ofValue(r.value());
                 OrderEvent before = last.get(event.orderId());
                 if (event.deleted()) {
                     count++;
-                    if (before == null || before.customerId() != event.customerId() || before.amount().compareTo(event.amount()) != 0) {
+                    if (before == null) {
+                        unjudged++;
+                    } else if (before.customerId() != event.customerId() || before.amount().compareTo(event.amount()) != 0) {
                         wrong.put(event.orderId(), new String(r.value(), StandardCharsets.UTF_8));
                     }
                 }
                 last.put(event.orderId(), event);
             }
-            return new Deletions(count, wrong.size(), wrong.isEmpty() ? "" : wrong.values().iterator().next());
+            return new Deletions(count, unjudged, wrong.size(), wrong.isEmpty() ? "" : wrong.values().iterator().next());
         }
     }
 }

@@ -193,7 +193,10 @@ public final class ContainerControl {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Long exit = docker.inspectExecCmd(exec.getId()).exec().getExitCodeLong();
+        // the output's end can reach us before Docker records the exit status
+        Long exit = await("cat " + path + " in container " + id + " has an exit status").atMost(Duration.ofSeconds(5))
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
+                .until(() -> docker.inspectExecCmd(exec.getId()).exec(), r -> !Boolean.TRUE.equals(r.isRunning())).getExitCodeLong();
         if (exit == null || exit != 0) {
             throw new IllegalStateException("cat " + path + " in container " + id + " exited with " + exit + ": "
                     + err.toString(StandardCharsets.UTF_8).strip());

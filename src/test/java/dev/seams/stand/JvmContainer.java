@@ -59,7 +59,7 @@ public final class JvmContainer implements AutoCloseable {
     public static final String HEAP = "-Xmx384m";
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration LOG_DRAIN = Duration.ofSeconds(10);
-    /** The port of the JDWP agent in the container ({@link #withDebugAgent()}). */
+    /** The port of the JDWP agent in the container ({@link #withDebugAgent(boolean)}). */
     private static final int DEBUG_PORT = 5005;
 
     private final String name;
@@ -143,6 +143,12 @@ public final class JvmContainer implements AutoCloseable {
             throw new IllegalStateException(name + (c == null ? " is not running" : " runs without a debugger agent (withDebugAgent)"));
         }
         return InetSocketAddress.createUnresolved(c.getHost(), c.getMappedPort(DEBUG_PORT));
+    }
+
+    /** @return whether the current start runs with the debugger agent ({@link #withDebugAgent(boolean)} at its start) */
+    public synchronized boolean runsWithDebugAgent() {
+        GenericContainer<?> c = container;
+        return c != null && c.getExposedPorts().contains(DEBUG_PORT);
     }
 
     /**
