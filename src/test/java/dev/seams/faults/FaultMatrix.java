@@ -34,7 +34,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * One run of the B5 fault matrix for one fault (issue 12): a paced load of real CDC traffic
+ * One run of the B5 fault matrix for one fault (issue 12; also B17's PostgreSQL cut during streaming): a paced load of real CDC traffic
  * ({@link OrderLoad}, inserts, amount updates, moves, deletes) through the whole pipeline, the fault
  * injected, held and healed at 10, 50 and 90 % of the load ({@link FaultSchedule}), each injection
  * proven ({@link Fault.Proof}); then the pipeline settles and the one checker ({@link Reconciliation})
@@ -203,8 +203,9 @@ public final class FaultMatrix {
             lags.close();
             orders.stop();
         }
-        String chart = "b5-" + plan.name() + "-lag.svg";
-        LagChart.write(Project.root().resolve("reports").resolve(chart), "B5 " + plan.name() + ": lag and rows in raw_totals, "
+        String claim = claimOf(e);
+        String chart = claim.toLowerCase(java.util.Locale.ROOT) + "-" + plan.name() + "-lag.svg";
+        LagChart.write(Project.root().resolve("reports").resolve(chart), claim + " " + plan.name() + ": lag and rows in raw_totals, "
                 + "the fault injected and healed at " + java.util.Arrays.stream(plan.points()).mapToObj(FaultSchedule::percent)
                 .collect(Collectors.joining("/")) + " of the load", lags.samples(), lags.marks());
         e.chart(chart, "Lag over time and rows stored in raw_totals, " + plan.name() + " (red: injected, green: healed)");
@@ -274,6 +275,12 @@ public final class FaultMatrix {
         return new Injected(proof, round(held), round(t[0]), round(t[1]), retries, lagAtInjection, lagBeforeHeal);
     }
 
+    /** @return the claim's id without its variant: {@code B5} of {@code B5[postgres-restart]} */
+    private static String claimOf(ClaimEvidence e) {
+        int bracket = e.id().indexOf('[');
+        return bracket < 0 ? e.id() : e.id().substring(0, bracket);
+    }
+
     private static void recordShots(ClaimEvidence e, Plan plan, List<Shot<Injected>> shots) {
         List<List<Object>> rows = new ArrayList<>();
         List<String> unproven = new ArrayList<>();
@@ -291,7 +298,7 @@ public final class FaultMatrix {
                 p.figure("lag_" + plan.stalledGroup() + "_at_injection", in.lagAtInjection());
                 p.figure("lag_" + plan.stalledGroup() + "_before_heal", in.lagBeforeHeal());
             }
-            p.note("Reconciliation with PG runs once the whole load settled: see the entry B5[" + plan.name() + "].");
+            p.note("Reconciliation with PG runs once the whole load settled: see the entry " + e.id() + ".");
             String missing = null;
             if (!in.proof().tookEffect()) {
                 missing = "the fault did not take effect: " + in.proof().evidence();
@@ -312,7 +319,7 @@ public final class FaultMatrix {
             rows.add(List.of(shot.label(), FaultSchedule.percent(shot.progress()), in.proof().evidence(), in.heldSeconds(),
                     in.retries(), in.sinkRecoverySeconds(), in.streamsRecoverySeconds()));
         }
-        e.table("Injections of " + plan.name() + " (each its own entry B5[" + plan.name() + "@N%])", List.of("point",
+        e.table("Injections of " + plan.name() + " (each its own entry " + claimOf(e) + "[" + plan.name() + "@N%])", List.of("point",
                 "load committed in PG", "proof", "seconds held", "sink retries", "s to sink caught up", "s to ds-streams caught up"), rows);
         if (!unproven.isEmpty()) {
             e.unverified(String.join("; ", unproven));

@@ -2,13 +2,12 @@ package dev.seams.it;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.check.FinalParity;
+import dev.seams.faults.Fault;
+import dev.seams.faults.SnapshotFault;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.report.FaultNotObservedException;
-import dev.seams.seed.OrderSeeder;
-import dev.seams.sink.SinkMode;
-import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.FaultSchedule;
@@ -16,28 +15,21 @@ import dev.seams.stand.FaultSchedule.Shot;
 import dev.seams.stand.Faults;
 import dev.seams.stand.KeyCounts;
 import dev.seams.stand.Pg;
-import dev.seams.stand.Reconciliation;
-import dev.seams.stand.ConnectorTwin;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.truth.OrderEvents;
-import dev.seams.truth.ReplicationSlots;
 import dev.seams.truth.OrderEvents.Event;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -54,7 +46,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(StandContext.Resolver.class)
 class ConnectIT {
 
-    private static final String SINK_GROUP = "ds-sink";
     /**
      * The load under the kills: 2,500 orders in batches of 100, one batch a second, so 10 s lie between the
      * kills at 10/50/90 % — time for the worker to start again (a few seconds) before the next point.
@@ -66,9 +57,8 @@ class ConnectIT {
     private static final int CUSTOMERS = 5;
     /** Orders the mid-snapshot kill test snapshots: the newest ones of PG, seeded first if PG has fewer. */
     private static final int SNAPSHOT_ORDERS = 2_000;
-    private static final String TWIN_SUM = "SELECT sum(cnt) FROM order_counts_raw";
-    /** How long orders.events must not grow to count as quiet, ms. */
-    private static final long QUIET_MS = 2_000;
+    /** About 500 rows a second (batches of 50, a pause of 100 ms after each), so the kill lands in the middle of it. */
+    private static final SnapshotFault.Pace SNAPSHOT_PACE = new SnapshotFault.Pace(50, 100);
 
     @AfterEach
     void connectRunsAgain() {
@@ -87,7 +77,6 @@ class ConnectIT {
             exercises = {"streams/TotalsTopology", "sink/DedupDemoMapper", "containers/debezium/orders-connector.json"})
     void b3ConnectKilledUnderLoad(ClaimEvidence e, StandContext s) {
         Topics topics = s.topics();
-        ClickHouse ch = s.ch();
         s.settle();
         Map<TopicPartition, Long> start = topics.endOffsets(Stand.ORDERS_EVENTS);
         Set<Long> seeded = ConcurrentHashMap.newKeySet();
@@ -128,12 +117,7 @@ class ConnectIT {
                 "events of the load's orders beyond one per order_id: the redeliveries the pipeline must absorb");
         e.check("seeded_orders_missing_from_orders_events", deliveries.missing()).isZero("every seeded order_id has an event");
 
-        ch.truncate("order_counts_raw", "order_dedup");
-        topics.resetGroup(SINK_GROUP, start);
-        e.figure("dedup_demo_summary", s.sink(SinkMode.DEDUP_DEMO, o -> o).line());
-        e.check("order_counts_raw_sum_cnt", ch.scalar(TWIN_SUM)).isEqualTo(delivered, "the twin counts every delivered event, redeliveries included");
-        recordPerOrder(e, s, seeded);
-        recordPerCustomer(e, s);
+        FinalParity.record(e, s, start, delivered, seeded);
         e.note("Debezium re-sent " + deliveries.excess() + " events of the load after the kills (offsets it had not flushed); "
                 + "order_counts_raw, which counts events, shows them; order_dedup FINAL and the per-order_id Streams "
                 + "aggregation do not.");
@@ -184,123 +168,31 @@ class ConnectIT {
     @Claim(id = "B3", variant = "connect kill -9 during snapshot", title = "Upstream redelivery does not double count: Connect killed mid-snapshot",
             exercises = {"streams/TotalsTopology", "sink/DedupDemoMapper", "sink/TotalsMapper", "containers/debezium/orders-connector.json"})
     void b3ConnectKilledDuringSnapshot(ClaimEvidence e, StandContext s) {
-        Stand stand = s.stand();
-        Topics topics = s.topics();
-        ClickHouse ch = s.ch();
-        ConnectWorker connect = new ConnectWorker(stand.connect());
-        long existing = Pg.count(s.pg().truth());
-        if (existing < SNAPSHOT_ORDERS) {
-            s.pg().seed((int) (SNAPSHOT_ORDERS - existing), CUSTOMERS, 80_000);
-        }
-        s.settle();
-        // the snapshot reads the newest SNAPSHOT_ORDERS orders only (snapshot.select.statement.overrides), so its
-        // length does not grow with what other claims left in PG
-        NavigableMap<Long, OrderSeeder.Order> pgOrders = s.pg().orders();
-        long firstId = pgOrders.descendingKeySet().stream().skip(SNAPSHOT_ORDERS - 1).findFirst().orElse(pgOrders.firstKey());
-        Set<Long> ids = pgOrders.tailMap(firstId, true).keySet();
-        int n = e.figure("orders_in_snapshot", ids.size());
-        e.figure("orders_in_pg", pgOrders.size());
-        e.figure("snapshot_filter", "order_id >= " + firstId);
-        Map<TopicPartition, Long> start = topics.endOffsets(Stand.ORDERS_EVENTS);
-        String suffix = Long.toString(System.currentTimeMillis(), 36);
-        String name = "seams-snapshot-" + suffix;
-        String slot = "seams_snapshot_" + suffix;
-        connect.register(name, snapshotConnector(stand, slot, firstId));
-        long recordsBeforeKill;
-        try {
-            await("snapshot in progress").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> topics.totalEndOffset(Stand.ORDERS_EVENTS) - sum(start) >= n / 3);
-            Faults.requireSigkill("the Connect container", e.figure("connect_exit_code", connect.kill()));
-            Map<TopicPartition, Long> atKill = topics.endOffsets(Stand.ORDERS_EVENTS);
-            recordsBeforeKill = e.figure("snapshot_records_before_kill", sum(atKill) - sum(start));
-            if (recordsBeforeKill >= n) {
-                throw new FaultNotObservedException("the kill did not land mid-snapshot: " + recordsBeforeKill + " of " + n
-                        + " rows were already snapshotted");
+        ConnectWorker connect = new ConnectWorker(s.stand().connect());
+        Fault kill = new Fault() {
+            @Override
+            public String name() {
+                return "connect-kill";
             }
-            connect.restart(Stand.CONNECTOR);
-            connect.awaitTaskRunning(name);
-            await("the restarted snapshot sent every order again").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> new HashSet<>(OrderEvents.orderIds(OrderEvents.read(topics, atKill))).containsAll(ids));
-        } finally {
-            if (!connect.isRunning()) {
+
+            @Override
+            public Proof inject() {
+                int exit = e.figure("connect_exit_code", connect.kill());
+                return exit == Faults.SIGKILL_EXIT ? Proof.of("The worker was killed (exit code " + exit + ")")
+                        : Proof.missing("exit code " + exit + ", not " + Faults.SIGKILL_EXIT);
+            }
+
+            @Override
+            public Duration hold() {
+                return Duration.ZERO;
+            }
+
+            @Override
+            public void heal() {
                 connect.restart(Stand.CONNECTOR);
             }
-            connect.delete(name);
-            new ReplicationSlots(stand::pg).dropWithPublication(slot);
-        }
-        awaitQuiet(topics);
-        s.settle();
-
-        List<Event> all = OrderEvents.read(topics, Map.of());
-        Set<Long> history = new HashSet<>();
-        List<Event> snapshot = new ArrayList<>();
-        for (Event ev : all) {
-            if (ev.offset() < start.get(tp(ev.partition()))) {
-                if (ev.carriesOrder()) {
-                    history.add(ev.orderId());
-                }
-            } else {
-                snapshot.add(ev);
-            }
-        }
-        KeyCounts<Long> perOrder = KeyCounts.of(ids, OrderEvents.orderIds(snapshot));
-        long delivered = snapshot.stream().filter(Event::carriesOrder).count();
-        e.figure("snapshot_events", delivered);
-        e.negativeControl("snapshot_events_redelivered", snapshot.stream().filter(ev -> ev.carriesOrder() && history.contains(ev.orderId())).count(),
-                Anomaly.DUPLICATE, "snapshot events of orders orders.events already carried: upstream redelivery into the real pipeline");
-        e.negativeControl("snapshot_rows_resent_after_kill", perOrder.excess(), Anomaly.DUPLICATE,
-                "order ids the snapshot sent more than once: the rows before the kill, sent again by the restarted snapshot");
-        e.check("orders_missing_from_snapshot", perOrder.missing()).isZero("every PG order_id has a snapshot event");
-
-        ch.truncate("order_counts_raw", "order_dedup");
-        topics.resetGroup(SINK_GROUP, start);
-        e.figure("dedup_demo_summary", s.sink(SinkMode.DEDUP_DEMO, o -> o).line());
-        e.check("order_counts_raw_sum_cnt", ch.scalar(TWIN_SUM)).isEqualTo(delivered, "the twin counts every snapshot event, re-sent ones included");
-        recordPerOrder(e, s, ids);
-        recordPerCustomer(e, s);
-        e.note("A second connector (own slot and publication, snapshot.mode=initial, snapshot.select.statement.overrides to the "
-                + "newest orders, order_id >= " + firstId + ") snapshotted " + n + " orders of PG "
-                + "into orders.events, which already carried them: an upstream redelivery of each of them. The worker was killed "
-                + "after " + recordsBeforeKill + " snapshot records and restarted; the snapshot began again, re-sending "
-                + perOrder.excess() + " rows. ds-streams aggregated every event and the sink wrote both modes (totals and "
-                + "dedup-demo): compare each order in order_dedup FINAL and each customer in customer_totals FINAL with PG above.");
-    }
-
-    /**
-     * The orders connector's configuration with its own slot, publication and prefix, snapshotting the orders from
-     * {@code firstId} on into orders.events at a pace that lets the kill land in the middle.
-     */
-    private static Map<String, String> snapshotConnector(Stand stand, String slot, long firstId) {
-        Map<String, String> config = ConnectorTwin.of(stand.connectorConfig(), slot);
-        config.put("snapshot.mode", "initial");
-        config.put("transforms.route.replacement", Stand.ORDERS_EVENTS);
-        config.put("snapshot.select.statement.overrides", "public.orders");
-        config.put("snapshot.select.statement.overrides.public.orders", "SELECT * FROM public.orders WHERE order_id >= " + firstId);
-        // a paced snapshot (batches of 50, a pause after each: about 500 rows/s) so the kill lands in the middle of it
-        config.put("max.batch.size", "50");
-        config.put("max.queue.size", "100");
-        config.put("poll.interval.ms", "100");
-        config.put("snapshot.fetch.size", "50");
-        return config;
-    }
-
-    /** order_dedup FINAL against PG for the expected orders; rows of other orders are counted apart. */
-    private static void recordPerOrder(ClaimEvidence e, StandContext s, Set<Long> expected) {
-        List<OrderSeeder.Order> view = Reconciliation.orderRows(s.ch(), Reconciliation.ORDER_DEDUP_FINAL);
-        Map<Long, OrderSeeder.Order> truth = new TreeMap<>(s.pg().orders());
-        truth.keySet().retainAll(expected);
-        e.figure("order_dedup_final_rows_of_other_orders", view.stream().filter(o -> !expected.contains(o.orderId())).count());
-        Reconciliation.orders(truth, view.stream().filter(o -> expected.contains(o.orderId())).toList())
-                .record(e, "PostgreSQL vs order_dedup FINAL, per order_id");
-    }
-
-    /** customer_totals FINAL, written from the start of customer.totals, against PG. */
-    private static void recordPerCustomer(ClaimEvidence e, StandContext s) {
-        s.settle();
-        s.ch().truncate("raw_totals", "customer_totals");
-        SinkSummary totals = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
-        e.figure("totals_summary", totals.line());
-        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL");
+        };
+        SnapshotFault.record(e, s, SnapshotFault.run(e, s, SNAPSHOT_ORDERS, CUSTOMERS, SNAPSHOT_PACE, kill), true);
     }
 
     /**
@@ -319,19 +211,6 @@ class ConnectIT {
             }
         }
         return count;
-    }
-
-    /** Waits until orders.events stops growing: nothing written for {@value #QUIET_MS} ms. */
-    private static void awaitQuiet(Topics topics) {
-        AtomicLong last = new AtomicLong(-1);
-        AtomicLong since = new AtomicLong(System.nanoTime());
-        await("orders.events quiet").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250)).until(() -> {
-            long now = topics.totalEndOffset(Stand.ORDERS_EVENTS);
-            if (last.getAndSet(now) != now) {
-                since.set(System.nanoTime());
-            }
-            return System.nanoTime() - since.get() >= QUIET_MS * 1_000_000L;
-        });
     }
 
     private static TopicPartition tp(int partition) {
