@@ -37,6 +37,8 @@ final class Markdown {
         md.append("Generated ").append(json.get("generated_at")).append(" by `mvn verify` (profile `")
                 .append(json.get("profile")).append("`). Every figure below was measured on the real servers of this run; ")
                 .append("claim ids are those of `docs/claims.md`. Machine-readable twin: `guarantees.json`.\n\n");
+        List<Map<String, Object>> claims = (List<Map<String, Object>>) json.getOrDefault("claims", List.of());
+        md.append(overall(claims)).append("\n\n");
         ProvenanceMarkdown.append(md, json);
         md.append(json.get("suite_seconds") == null ? "\nThe default tier did not run on this source"
                         : "\nStand start: " + json.get("stand_start_seconds") + " s; suite (default tier): " + json.get("suite_seconds") + " s")
@@ -57,10 +59,9 @@ final class Markdown {
             regressions.forEach(r -> md.append("- ").append(r).append("\n"));
         }
         md.append(mutationTier(json, mutants));
-        List<Map<String, Object>> claims = (List<Map<String, Object>>) json.getOrDefault("claims", List.of());
         md.append("\n## Summary\n\n| claim | title | verdict | anomalies | seconds | test |\n|---|---|---|---|---|---|\n");
         for (Map<String, Object> c : claims) {
-            md.append("| ").append(c.get("id")).append(" | ").append(c.get("title")).append(" | **").append(c.get("verdict"))
+            md.append("| [").append(c.get("id")).append("](#").append(anchor(String.valueOf(c.get("id")))).append(") | ").append(c.get("title")).append(" | **").append(c.get("verdict"))
                     .append("** | ").append(anomalies((Map<String, Object>) c.get("anomalies"))).append(" | ")
                     .append(c.getOrDefault("seconds", "")).append(" | ").append(c.getOrDefault("test", "")).append(" |\n");
         }
@@ -69,6 +70,37 @@ final class Markdown {
             section(md, c, fired.getOrDefault(String.valueOf(c.get("id")), List.of()));
         }
         return md.toString();
+    }
+
+    /** The column of a per-key reconciliation table ({@code stand/Reconciliation}) and its value for a key that agrees. */
+    private static final String STATUS = "status";
+    private static final String AGREE = "ok";
+
+    /**
+     * @return the report's one-line verdict: {@code Overall: PASS} when every entry passes, else the entries that do
+     *     not, by verdict (issue 37, "the report as an index")
+     */
+    static String overall(List<Map<String, Object>> claims) {
+        Map<String, List<String>> notPassing = new java.util.TreeMap<>();
+        for (Map<String, Object> c : claims) {
+            String verdict = String.valueOf(c.get("verdict"));
+            if (!"PASS".equals(verdict)) {
+                notPassing.computeIfAbsent(verdict, v -> new ArrayList<>()).add("[" + c.get("id") + "](#" + anchor(String.valueOf(c.get("id"))) + ")");
+            }
+        }
+        if (notPassing.isEmpty()) {
+            return "**Overall: PASS** — all " + claims.size() + " entries pass.";
+        }
+        StringBuilder line = new StringBuilder("**Overall: not PASS** — ");
+        notPassing.forEach((verdict, ids) -> line.append(verdict).append(" ").append(ids.size()).append(": ")
+                .append(String.join(", ", ids)).append("; "));
+        long passing = claims.size() - notPassing.values().stream().mapToLong(List::size).sum();
+        return line.append(passing).append(" of ").append(claims.size()).append(" entries PASS.").toString();
+    }
+
+    /** @return the HTML anchor of an entry's section, e.g. {@code b5-clickhouse-stop-50} for {@code B5[clickhouse-stop@50%]} */
+    static String anchor(String id) {
+        return id.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
     }
 
     /** @return the header line about the mutation tier's report: of this source, of another, or none */
@@ -163,7 +195,8 @@ final class Markdown {
 
     @SuppressWarnings("unchecked")
     private static void section(StringBuilder md, Map<String, Object> c, List<String> fired) {
-        md.append("\n## ").append(c.get("id")).append(" — ").append(c.get("title")).append(": ").append(c.get("verdict")).append("\n\n");
+        md.append("\n<a id=\"").append(anchor(String.valueOf(c.get("id")))).append("\"></a>\n\n## ").append(c.get("id"))
+                .append(" — ").append(c.get("title")).append(": ").append(c.get("verdict")).append("\n\n");
         if (c.get("test") != null) {
             md.append("Test `").append(c.get("test")).append("`");
             List<String> exercises = (List<String>) c.getOrDefault("exercises", List.of());
@@ -195,9 +228,23 @@ final class Markdown {
                 .append(((Map<String, Object>) control).get("shows")).append(" in the unprotected twin.\n"));
         for (Map<String, Object> t : (List<Map<String, Object>>) c.getOrDefault("tables", List.of())) {
             List<String> columns = (List<String>) t.get("columns");
-            md.append("\n").append(t.get("title")).append("\n\n| ").append(String.join(" | ", columns)).append(" |\n|");
+            List<List<Object>> rows = (List<List<Object>>) t.get("rows");
+            int status = columns.indexOf(STATUS);
+            if (status >= 0) {   // a per-key reconciliation: only the keys that differ, the others counted
+                List<List<Object>> differing = rows.stream().filter(r -> !AGREE.equals(String.valueOf(r.get(status)))).toList();
+                md.append("\n").append(t.get("title")).append(": ").append(rows.size()).append(" keys compared, ")
+                        .append(differing.isEmpty() ? "all agree" : differing.size() + " differ")
+                        .append(" (every key's row is in `guarantees.json`)").append(differing.isEmpty() ? ".\n" : ":\n");
+                if (differing.isEmpty()) {
+                    continue;
+                }
+                rows = differing;
+            } else {
+                md.append("\n").append(t.get("title")).append("\n");
+            }
+            md.append("\n| ").append(String.join(" | ", columns)).append(" |\n|");
             md.append("---|".repeat(columns.size())).append("\n");
-            for (List<Object> row : (List<List<Object>>) t.get("rows")) {
+            for (List<Object> row : rows) {
                 md.append("|");
                 row.forEach(cell -> md.append(" ").append(cell(cell)).append(" |"));
                 md.append("\n");

@@ -6,7 +6,11 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The report shows, in each entry's section, the mutants that turned it red: only from a mutants report of the same source. */
+/**
+ * The report shows, in each entry's section, the mutants that turned it red: only from a mutants report of the same source;
+ * it opens with one overall verdict, links each summary row to its section and shows per-key tables by their differing keys
+ * (issue 37, "the report as an index").
+ */
 class MarkdownTest {
 
     private static final Map<String, Object> REPORT = Map.of(
@@ -53,5 +57,39 @@ class MarkdownTest {
         String md = Markdown.render(REPORT, mutants("other"));
         assertThat(md).contains("is of another source (commit 2222222)").doesNotContain("Shown to fire");
         assertThat(Markdown.render(REPORT)).contains("No mutation tier report beside this one");
+    }
+
+    @Test
+    void theReportOpensWithOneOverallVerdictNamingTheEntriesThatDoNotPass() {
+        assertThat(Markdown.render(REPORT)).contains("**Overall: PASS** — all 3 entries pass.");
+        Map<String, Object> mixed = Map.of("claims", List.of(
+                Map.of("id", "G6[optimize_on_insert=1]", "title", "t", "verdict", "UNVERIFIED"),
+                Map.of("id", "B18", "title", "t", "verdict", "NOT_RUN"),
+                Map.of("id", "G1", "title", "t", "verdict", "PASS")));
+        assertThat(Markdown.render(mixed)).contains("**Overall: not PASS** — NOT_RUN 1: [B18](#b18); "
+                + "UNVERIFIED 1: [G6[optimize_on_insert=1]](#g6-optimize-on-insert-1); 1 of 3 entries PASS.");
+    }
+
+    @Test
+    void eachSummaryRowLinksToItsEntrysSection() {
+        String md = Markdown.render(REPORT);
+        assertThat(md).contains("| [B5[clickhouse-stop@50%]](#b5-clickhouse-stop-50) | Faults | **PASS** |",
+                "<a id=\"b5-clickhouse-stop-50\"></a>\n\n## B5[clickhouse-stop@50%] — Faults: PASS");
+        assertThat(Markdown.anchor("B12[commit interval 5s, join and leave @30%]")).isEqualTo("b12-commit-interval-5s-join-and-leave-30");
+    }
+
+    @Test
+    void aPerKeyTableShowsOnlyTheKeysThatDifferAndCountsTheOthers() {
+        List<String> columns = List.of("customer_id", "PG orders/total", "view orders/total", "status");
+        Map<String, Object> report = Map.of("claims", List.of(
+                Map.of("id", "G1", "title", "t", "verdict", "PASS", "tables", List.of(Map.of("title", "Per customer: PG vs FINAL",
+                        "columns", columns, "rows", List.of(List.of(1, "2/3.00", "2/3.00", "ok"), List.of(2, "1/1.00", "1/1.00", "ok"))))),
+                Map.of("id", "G2", "title", "t", "verdict", "PASS", "tables", List.of(Map.of("title", "Per customer: PG vs twin",
+                        "columns", columns, "rows", List.of(List.of(1, "2/3.00", "2/3.00", "ok"), List.of(2, "1/1.00", "2/2.00", "duplicate")))))));
+        String md = Markdown.render(report);
+        assertThat(md).contains("Per customer: PG vs FINAL: 2 keys compared, all agree (every key's row is in `guarantees.json`).")
+                .contains("Per customer: PG vs twin: 2 keys compared, 1 differ (every key's row is in `guarantees.json`):")
+                .contains("| 2 | 1/1.00 | 2/2.00 | duplicate |")
+                .doesNotContain("| 1 | 2/3.00 | 2/3.00 | ok |");
     }
 }
