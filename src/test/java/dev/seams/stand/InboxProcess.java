@@ -60,7 +60,7 @@ public final class InboxProcess {
                 "--jdbc-url", jdbcUrl, "--user", user, "--password-file", passwordFile(password).toString(),
                 "--topic", topic, "--group", group, "--instance-id", group + "-1", "--session-timeout", "10s",
                 "--mode", mode.cliName(), "--commit-size", Integer.toString(commitSize),
-                "--keep-factor", Integer.toString(keepFactor), "--until-idle", "3s"));
+                "--keep-factor", Integer.toString(keepFactor)));
         if (keyByOrderId) {
             a.add("--key-by-order-id");
         }
@@ -73,13 +73,14 @@ public final class InboxProcess {
     }
 
     /**
-     * Runs the sink until it has been idle for 3 s (or dies).
+     * Runs the sink until it has caught up with the end offsets of its topic as read when it started ({@code
+     * --until-caught-up}), or dies: every run is started once what it must read is in the topic.
      *
      * @param name names the run's log file ({@code target/stand-logs/<name>-1.log})
      * @return what it did
      */
     public Run run(String name) {
-        return start(name, List.of());
+        return start(name, List.of("--until-caught-up"));
     }
 
     /**
@@ -88,7 +89,8 @@ public final class InboxProcess {
      * @return what it did (exit 137 and the crash line if the switch fired)
      */
     public Run crash(String name, CrashPoint point, long poll) {
-        return start(name, List.of("--crash-at", point.cliName(), "--crash-after-polls", Long.toString(poll)));
+        // idle, not caught up: a run that caught up before its poll-th poll would end without the crash it is armed for
+        return start(name, List.of("--crash-at", point.cliName(), "--crash-after-polls", Long.toString(poll), "--until-idle", "3s"));
     }
 
     private Run start(String name, List<String> extra) {
