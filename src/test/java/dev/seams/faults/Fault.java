@@ -28,6 +28,16 @@ public interface Fault {
     Duration hold();
 
     /**
+     * Keeps the fault on for {@link #hold()}: the fault's duration, a fixed time by design (how long a cut or a pause
+     * lasts is what the claim names), not a wait for a condition.
+     */
+    default void holdOn() {
+        if (!hold().isZero()) {
+            java.util.concurrent.locks.LockSupport.parkNanos(hold().toNanos());
+        }
+    }
+
+    /**
      * Undoes the fault and waits until the target serves again.
      *
      * @throws RuntimeException if the target does not come back (the claim then fails: a clean-up that failed)

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seams.lag.LagProbe;
 import dev.seams.report.Anomaly;
+import dev.seams.report.ClaimCatalog;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.LagChart;
 import dev.seams.report.Project;
@@ -28,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
@@ -203,7 +203,7 @@ public final class FaultMatrix {
             lags.close();
             orders.stop();
         }
-        String claim = claimOf(e);
+        String claim = ClaimCatalog.claimId(e.id());
         String chart = claim.toLowerCase(java.util.Locale.ROOT) + "-" + plan.name() + "-lag.svg";
         LagChart.write(Project.root().resolve("reports").resolve(chart), claim + " " + plan.name() + ": lag and rows in raw_totals, "
                 + "the fault injected and healed at " + java.util.Arrays.stream(plan.points()).mapToObj(FaultSchedule::percent)
@@ -250,9 +250,7 @@ public final class FaultMatrix {
         lags.mark(fault.name() + " injected @" + point);
         Fault.Proof proof = fault.inject();
         long lagAtInjection = lag.getAsLong();
-        if (!fault.hold().isZero()) {   // held from the moment it took effect (a stop may take seconds)
-            LockSupport.parkNanos(fault.hold().toNanos());   // the fault's duration: a fixed time, not a wait for a condition
-        }
+        fault.holdOn();   // held from the moment it took effect (a stop may take seconds)
         long retries = count(plan.sinkOutput().get(), mark, "nothing committed");
         long lagBeforeHeal = lag.getAsLong();
         fault.heal();
@@ -273,12 +271,6 @@ public final class FaultMatrix {
                     return !Double.isNaN(t[0]) && !Double.isNaN(t[1]);
                 });
         return new Injected(proof, round(held), round(t[0]), round(t[1]), retries, lagAtInjection, lagBeforeHeal);
-    }
-
-    /** @return the claim's id without its variant: {@code B5} of {@code B5[postgres-restart]} */
-    private static String claimOf(ClaimEvidence e) {
-        int bracket = e.id().indexOf('[');
-        return bracket < 0 ? e.id() : e.id().substring(0, bracket);
     }
 
     private static void recordShots(ClaimEvidence e, Plan plan, List<Shot<Injected>> shots) {
@@ -319,7 +311,8 @@ public final class FaultMatrix {
             rows.add(List.of(shot.label(), FaultSchedule.percent(shot.progress()), in.proof().evidence(), in.heldSeconds(),
                     in.retries(), in.sinkRecoverySeconds(), in.streamsRecoverySeconds()));
         }
-        e.table("Injections of " + plan.name() + " (each its own entry " + claimOf(e) + "[" + plan.name() + "@N%])", List.of("point",
+        e.table("Injections of " + plan.name() + " (each its own entry " + ClaimCatalog.claimId(e.id()) + "[" + plan.name() + "@N%])",
+                List.of("point",
                 "load committed in PG", "proof", "seconds held", "sink retries", "s to sink caught up", "s to ds-streams caught up"), rows);
         if (!unproven.isEmpty()) {
             e.unverified(String.join("; ", unproven));

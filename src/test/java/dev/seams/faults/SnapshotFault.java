@@ -113,7 +113,7 @@ public final class SnapshotFault {
                 proof = fault.inject();
                 Map<TopicPartition, Long> atFault = topics.endOffsets(Stand.ORDERS_EVENTS);
                 recordsBeforeFault = e.figure("snapshot_records_before_fault", sum(atFault) - sum(start));
-                sleep(fault.hold());
+                fault.holdOn();
                 // a fault that stops the snapshot leaves at most Debezium's queue and one fetch to drain while held
                 e.figure("snapshot_records_while_held", topics.totalEndOffset(Stand.ORDERS_EVENTS) - sum(atFault));
             } finally {
@@ -240,18 +240,6 @@ public final class SnapshotFault {
                 throw ex;
             }
             failed.addSuppressed(ex);
-        }
-    }
-
-    private static void sleep(Duration d) {
-        if (d.isZero()) {
-            return;
-        }
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the fault was held", ie);
         }
     }
 

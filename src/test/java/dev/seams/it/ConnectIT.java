@@ -3,6 +3,7 @@ package dev.seams.it;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.check.FinalParity;
+import dev.seams.faults.ContainerFaults;
 import dev.seams.faults.Fault;
 import dev.seams.faults.SnapshotFault;
 import dev.seams.report.Anomaly;
@@ -169,29 +170,8 @@ class ConnectIT {
             exercises = {"streams/TotalsTopology", "sink/DedupDemoMapper", "sink/TotalsMapper", "containers/debezium/orders-connector.json"})
     void b3ConnectKilledDuringSnapshot(ClaimEvidence e, StandContext s) {
         ConnectWorker connect = new ConnectWorker(s.stand().connect());
-        Fault kill = new Fault() {
-            @Override
-            public String name() {
-                return "connect-kill";
-            }
-
-            @Override
-            public Proof inject() {
-                int exit = e.figure("connect_exit_code", connect.kill());
-                return exit == Faults.SIGKILL_EXIT ? Proof.of("The worker was killed (exit code " + exit + ")")
-                        : Proof.missing("exit code " + exit + ", not " + Faults.SIGKILL_EXIT);
-            }
-
-            @Override
-            public Duration hold() {
-                return Duration.ZERO;
-            }
-
-            @Override
-            public void heal() {
-                connect.restart(Stand.CONNECTOR);
-            }
-        };
+        Fault kill = ContainerFaults.kill("connect-kill", s.stand().control("connect"),
+                () -> "RUNNING".equals(connect.taskStatus(Stand.CONNECTOR).state()));
         SnapshotFault.record(e, s, SnapshotFault.run(e, s, SNAPSHOT_ORDERS, CUSTOMERS, SNAPSHOT_PACE, kill), true);
     }
 

@@ -61,7 +61,8 @@ final class Markdown {
         md.append(mutationTier(json, mutants));
         md.append("\n## Summary\n\n| claim | title | verdict | anomalies | seconds | test |\n|---|---|---|---|---|---|\n");
         for (Map<String, Object> c : claims) {
-            md.append("| [").append(c.get("id")).append("](#").append(anchor(String.valueOf(c.get("id")))).append(") | ").append(c.get("title")).append(" | **").append(c.get("verdict"))
+            md.append("| [").append(c.get("id")).append("](#").append(anchor(String.valueOf(c.get("id")))).append(") | ")
+                    .append(c.get("title")).append(" | **").append(c.get("verdict"))
                     .append("** | ").append(anomalies((Map<String, Object>) c.get("anomalies"))).append(" | ")
                     .append(c.getOrDefault("seconds", "")).append(" | ").append(c.getOrDefault("test", "")).append(" |\n");
         }
