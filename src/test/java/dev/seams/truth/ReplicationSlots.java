@@ -48,19 +48,50 @@ public final class ReplicationSlots {
      * @throws IllegalStateException if PostgreSQL cannot be read
      */
     public Optional<Slot> find(String name) {
-        try (Connection c = pg.call();
-             PreparedStatement st = c.prepareStatement(
-                     "SELECT slot_name, active, wal_status, "
-                             + "coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn), -1)::bigint "
-                             + "FROM pg_replication_slots WHERE slot_name = ?")) {
-            st.setString(1, name);
+        return first("SELECT slot_name, active, wal_status, "
+                + "coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn), -1)::bigint "
+                + "FROM pg_replication_slots WHERE slot_name = ?", name, "pg_replication_slots",
+                rs -> new Slot(rs.getString(1), rs.getBoolean(2), rs.getString(3), rs.getLong(4)));
+    }
+
+    /** Reads a row of one slot, or none. */
+    private <T> Optional<T> first(String sql, String slot, String what, RowReader<T> row) {
+        try (Connection c = pg.call(); PreparedStatement st = c.prepareStatement(sql)) {
+            st.setString(1, slot);
             try (ResultSet rs = st.executeQuery()) {
-                return rs.next() ? Optional.of(new Slot(rs.getString(1), rs.getBoolean(2), rs.getString(3), rs.getLong(4)))
-                        : Optional.empty();
+                return rs.next() ? Optional.of(row.read(rs)) : Optional.empty();
             }
         } catch (Exception e) {
-            throw new IllegalStateException("cannot read pg_replication_slots", e);
+            throw new IllegalStateException("cannot read " + what, e);
         }
+    }
+
+    /** One row of a result, read. */
+    @FunctionalInterface
+    private interface RowReader<T> {
+        T read(ResultSet rs) throws java.sql.SQLException;
+    }
+
+    /**
+     * The walsender streaming from a slot now.
+     *
+     * @param pid      its process id
+     * @param unsentWal bytes of WAL the server wrote that it has not sent yet ({@code pg_wal_lsn_diff(pg_current_wal_lsn(),
+     *                 sent_lsn)} of {@code pg_stat_replication}); -1 if not known
+     */
+    public record Walsender(int pid, long unsentWal) {
+    }
+
+    /**
+     * @param slot a slot name
+     * @return the walsender streaming from it, or empty if none does (the slot inactive or missing)
+     * @throws IllegalStateException if PostgreSQL cannot be read
+     */
+    public Optional<Walsender> walsender(String slot) {
+        return first("SELECT s.active_pid, coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), r.sent_lsn), -1)::bigint "
+                + "FROM pg_replication_slots s LEFT JOIN pg_stat_replication r ON r.pid = s.active_pid "
+                + "WHERE s.slot_name = ? AND s.active_pid IS NOT NULL", slot, "pg_stat_replication",
+                rs -> new Walsender(rs.getInt(1), rs.getLong(2)));
     }
 
     /**
