@@ -6,38 +6,69 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Renders the human report, {@code reports/guarantees.md}, from the JSON twin (plain maps and lists):
- * header with live versions and source, the summary table in docs/claims.md order (NOT_RUN rows
- * included), then one section per entry naming its test, what it exercises, the verdict's reason,
- * every figure with its expected value and whether it was met, anomalies, negative controls,
- * tables, charts and notes.
+ * Renders the human report from the JSON twin (plain maps and lists) as an index and one page per claim (issue 37,
+ * "the report as an index"). The index, {@code reports/guarantees.md}: the overall verdict line, header with live
+ * versions and source, the summary table in docs/claims.md order (NOT_RUN rows included, each linked to its section)
+ * and the B5 matrix at a glance. A claim's page, {@code reports/claims/<claim>.md}: the claim's statement from
+ * docs/claims.md, then one section per entry of the claim naming its test, what it exercises, the verdict's reason,
+ * every figure with its expected value and whether it was met, anomalies, negative controls, tables, charts and notes.
  */
 final class Markdown {
+
+    /** The index's file name in the reports directory. */
+    static final String INDEX = "guarantees.md";
+    /** The folder of the claims' pages, beside the index. */
+    static final String PAGES = "claims";
 
     private Markdown() {
     }
 
-    /** @return the report of {@code json} without the mutation tier's evidence */
+    /** @return the index of {@code json} without the mutation tier's evidence (tests) */
     static String render(Map<String, Object> json) {
-        return render(json, Map.of());
+        return pages(json, Map.of(), Map.of()).get(INDEX);
     }
 
     /**
-     * @param json    the claims report ({@code guarantees.json})
-     * @param mutants the mutation tier's report ({@code mutants.json}, empty if none): each entry's section and
-     *                the B5 matrix show the mutants that turned it red — its detector shown to fire (issue 21) —
-     *                when it is of the same source; else the header says it is stale
-     * @return the Markdown report
+     * @param json       the claims report ({@code guarantees.json})
+     * @param mutants    the mutation tier's report ({@code mutants.json}, empty if none): each entry's section and
+     *                   the B5 matrix show the mutants that turned it red — its detector shown to fire (issue 21) —
+     *                   when it is of the same source; else the header says it is stale
+     * @param statements claim id → its title and what it states ({@link ClaimStatements}; a page without one if absent)
+     * @return the report's files by their path relative to the reports directory: {@value #INDEX} first, then
+     *     {@value #PAGES}{@code /<claim>.md} for every claim of the catalogue, in its order
      */
     @SuppressWarnings("unchecked")
-    static String render(Map<String, Object> json, Map<String, Object> mutants) {
+    static Map<String, String> pages(Map<String, Object> json, Map<String, Object> mutants,
+                                     Map<String, ClaimStatements.Statement> statements) {
         Map<String, List<String>> fired = fired(json, mutants);
+        List<Map<String, Object>> claims = (List<Map<String, Object>>) json.getOrDefault("claims", List.of());
+        Map<String, String> pages = new LinkedHashMap<>();
+        pages.put(INDEX, index(json, mutants, claims, fired));
+        Map<String, List<Map<String, Object>>> byClaim = new LinkedHashMap<>();
+        claims.forEach(c -> byClaim.computeIfAbsent(ClaimCatalog.claimId(String.valueOf(c.get("id"))), k -> new ArrayList<>()).add(c));
+        byClaim.forEach((claim, entries) -> pages.put(page(claim), claimPage(claim, entries, statements.get(claim), fired)));
+        return pages;
+    }
+
+    /** @return the path of the page of the entry's claim, relative to the reports directory */
+    static String page(String entryId) {
+        return PAGES + "/" + anchor(ClaimCatalog.claimId(entryId)) + ".md";
+    }
+
+    /** @return the link from the index to the entry's section on its claim's page */
+    static String link(String entryId) {
+        return page(entryId) + "#" + anchor(entryId);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String index(Map<String, Object> json, Map<String, Object> mutants, List<Map<String, Object>> claims,
+                                Map<String, List<String>> fired) {
         StringBuilder md = new StringBuilder();
         md.append("# seams — delivery guarantees, measured\n\n");
         md.append("Generated ").append(json.get("generated_at")).append(" by `mvn verify` (profile `")
                 .append(json.get("profile")).append("`). Every figure below was measured on the real servers of this run; ")
-                .append("claim ids are those of `docs/claims.md`. Machine-readable twin: `guarantees.json`.\n\n");
-        List<Map<String, Object>> claims = (List<Map<String, Object>>) json.getOrDefault("claims", List.of());
+                .append("claim ids are those of `docs/claims.md`. Each claim's evidence is on its own page (`claims/<id>.md`), ")
+                .append("linked from the summary. Machine-readable twin: `guarantees.json`.\n\n");
         md.append(overall(claims)).append("\n\n");
         ProvenanceMarkdown.append(md, json);
         md.append(json.get("suite_seconds") == null ? "\nThe default tier did not run on this source"
@@ -61,13 +92,26 @@ final class Markdown {
         md.append(mutationTier(json, mutants));
         md.append("\n## Summary\n\n| claim | title | verdict | anomalies | seconds | test |\n|---|---|---|---|---|---|\n");
         for (Map<String, Object> c : claims) {
-            md.append("| [").append(c.get("id")).append("](#").append(anchor(String.valueOf(c.get("id")))).append(") | ")
+            md.append("| [").append(c.get("id")).append("](").append(link(String.valueOf(c.get("id")))).append(") | ")
                     .append(c.get("title")).append(" | **").append(c.get("verdict"))
                     .append("** | ").append(anomalies((Map<String, Object>) c.get("anomalies"))).append(" | ")
                     .append(c.getOrDefault("seconds", "")).append(" | ").append(c.getOrDefault("test", "")).append(" |\n");
         }
         faultMatrix(md, claims, fired);
-        for (Map<String, Object> c : claims) {
+        return md.toString();
+    }
+
+    /** @return a claim's page: its title and statement, then the section of each of its entries */
+    private static String claimPage(String claim, List<Map<String, Object>> entries, ClaimStatements.Statement statement,
+                                    Map<String, List<String>> fired) {
+        StringBuilder md = new StringBuilder();
+        String title = statement != null ? statement.title() : String.valueOf(entries.get(0).get("title"));
+        md.append("# ").append(claim).append(" — ").append(title).append("\n\n[The report](../").append(INDEX).append(") · ")
+                .append(overall(entries, id -> "#" + anchor(id))).append("\n");
+        if (statement != null) {
+            md.append("\n**The claim** (`docs/claims.md`): ").append(statement.text()).append("\n");
+        }
+        for (Map<String, Object> c : entries) {
             section(md, c, fired.getOrDefault(String.valueOf(c.get("id")), List.of()));
         }
         return md.toString();
@@ -82,15 +126,23 @@ final class Markdown {
      *     not, by verdict (issue 37, "the report as an index")
      */
     static String overall(List<Map<String, Object>> claims) {
+        return overall(claims, Markdown::link);
+    }
+
+    /**
+     * @param link entry id → the link to its section from where the line stands
+     * @return the one-line verdict of {@code claims}, as {@link #overall(List)}
+     */
+    private static String overall(List<Map<String, Object>> claims, java.util.function.Function<String, String> link) {
         Map<String, List<String>> notPassing = new java.util.TreeMap<>();
         for (Map<String, Object> c : claims) {
             String verdict = String.valueOf(c.get("verdict"));
             if (!"PASS".equals(verdict)) {
-                notPassing.computeIfAbsent(verdict, v -> new ArrayList<>()).add("[" + c.get("id") + "](#" + anchor(String.valueOf(c.get("id"))) + ")");
+                notPassing.computeIfAbsent(verdict, v -> new ArrayList<>()).add("[" + c.get("id") + "](" + link.apply(String.valueOf(c.get("id"))) + ")");
             }
         }
         if (notPassing.isEmpty()) {
-            return "**Overall: PASS** — all " + claims.size() + " entries pass.";
+            return "**Overall: PASS** — " + (claims.size() == 1 ? "its one entry passes." : "all " + claims.size() + " entries pass.");
         }
         StringBuilder line = new StringBuilder("**Overall: not PASS** — ");
         notPassing.forEach((verdict, ids) -> line.append(verdict).append(" ").append(ids.size()).append(": ")
@@ -252,7 +304,7 @@ final class Markdown {
             }
         }
         ((Map<String, Object>) c.getOrDefault("charts", Map.of()))
-                .forEach((file, caption) -> md.append("\n![").append(caption).append("](").append(file).append(")\n"));
+                .forEach((file, caption) -> md.append("\n![").append(caption).append("](../").append(file).append(")\n"));
         for (String note : (List<String>) c.getOrDefault("notes", List.of())) {
             md.append("\n").append(note).append("\n");
         }

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The report shows, in each entry's section, the mutants that turned it red: only from a mutants report of the same source;
- * it opens with one overall verdict, links each summary row to its section and shows per-key tables by their differing keys
- * (issue 37, "the report as an index").
+ * it opens with one overall verdict, links each summary row to its section on its claim's page, which opens with the
+ * claim's statement, and shows per-key tables by their differing keys (issue 37, "the report as an index").
  */
 class MarkdownTest {
 
@@ -28,9 +28,14 @@ class MarkdownTest {
                                 "B5[clickhouse-stop@50%]: PASS in the baseline, FAIL now (lost_rows 120, expected 0)"))));
     }
 
+    /** @return the index and every claim's page, one after the other */
+    private static String all(Map<String, Object> json, Map<String, Object> mutants) {
+        return String.join("\n", Markdown.pages(json, mutants, Map.of()).values());
+    }
+
     @Test
     void anEntryKilledByAMutantOfTheSameSourceShowsItsDetectorFiring() {
-        String md = Markdown.render(REPORT, mutants("abc"));
+        String md = all(REPORT, mutants("abc"));
         assertThat(md).contains("1 of 1 mutants killed");
         String point = md.substring(md.indexOf("## B5[clickhouse-stop@50%]"));
         assertThat(point.substring(0, point.indexOf("## G7"))).contains("Shown to fire")
@@ -49,12 +54,12 @@ class MarkdownTest {
                 "mutants", List.of(Map.of("id", "streams-subtractor-noop", "models", "an UPDATE adds and never subtracts",
                         "killers", Map.of("G7", "G7: PASS in the baseline, FAIL now (the pipeline settled wrong: 5 differing keys)"),
                         "credited", Map.of("G7", "settle precondition (stand/Pipeline: ds-streams' snapshots vs PostgreSQL)"))));
-        assertThat(Markdown.render(REPORT, mutants)).doesNotContain("Shown to fire (the mutation tier");
+        assertThat(all(REPORT, mutants)).doesNotContain("Shown to fire (the mutation tier");
     }
 
     @Test
     void aMutantsReportOfAnotherSourceIsNamedStaleAndShowsNoKill() {
-        String md = Markdown.render(REPORT, mutants("other"));
+        String md = all(REPORT, mutants("other"));
         assertThat(md).contains("is of another source (commit 2222222)").doesNotContain("Shown to fire");
         assertThat(Markdown.render(REPORT)).contains("No mutation tier report beside this one");
     }
@@ -66,16 +71,38 @@ class MarkdownTest {
                 Map.of("id", "G6[optimize_on_insert=1]", "title", "t", "verdict", "UNVERIFIED"),
                 Map.of("id", "B18", "title", "t", "verdict", "NOT_RUN"),
                 Map.of("id", "G1", "title", "t", "verdict", "PASS")));
-        assertThat(Markdown.render(mixed)).contains("**Overall: not PASS** — NOT_RUN 1: [B18](#b18); "
-                + "UNVERIFIED 1: [G6[optimize_on_insert=1]](#g6-optimize-on-insert-1); 1 of 3 entries PASS.");
+        assertThat(Markdown.render(mixed)).contains("**Overall: not PASS** — NOT_RUN 1: [B18](claims/b18.md#b18); "
+                + "UNVERIFIED 1: [G6[optimize_on_insert=1]](claims/g6.md#g6-optimize-on-insert-1); 1 of 3 entries PASS.");
     }
 
     @Test
-    void eachSummaryRowLinksToItsEntrysSection() {
-        String md = Markdown.render(REPORT);
-        assertThat(md).contains("| [B5[clickhouse-stop@50%]](#b5-clickhouse-stop-50) | Faults | **PASS** |",
-                "<a id=\"b5-clickhouse-stop-50\"></a>\n\n## B5[clickhouse-stop@50%] — Faults: PASS");
+    void eachSummaryRowLinksToItsEntrysSectionOnItsClaimsPage() {
+        Map<String, String> pages = Markdown.pages(REPORT, Map.of(), Map.of());
+        assertThat(pages.keySet()).containsExactly("guarantees.md", "claims/b5.md", "claims/g7.md");
+        assertThat(pages.get("guarantees.md")).contains("| [B5[clickhouse-stop@50%]](claims/b5.md#b5-clickhouse-stop-50) | Faults | **PASS** |")
+                .doesNotContain("## B5[clickhouse-stop@50%]");
+        assertThat(pages.get("claims/b5.md")).contains("<a id=\"b5-clickhouse-stop-50\"></a>\n\n## B5[clickhouse-stop@50%] — Faults: PASS")
+                .contains("[The report](../guarantees.md) · **Overall: PASS** — all 2 entries pass.")
+                .doesNotContain("## G7");
         assertThat(Markdown.anchor("B12[commit interval 5s, join and leave @30%]")).isEqualTo("b12-commit-interval-5s-join-and-leave-30");
+    }
+
+    @Test
+    void aClaimsPageOpensWithItsStatementFromTheCatalogueAndReachesTheChartsBesideTheIndex() {
+        Map<String, ClaimStatements.Statement> statements = ClaimStatements.parse("""
+                | id | claim | what the test does and asserts |
+                |---|---|---|
+                | G7 | Rewind | Reset the group to the start; FINAL unchanged. |
+                """);
+        assertThat(statements).containsOnlyKeys("G7");
+        Map<String, Object> report = Map.of("claims", List.of(Map.of("id", "G7[again]", "title", "Rewind: again", "verdict", "PASS",
+                "charts", Map.of("g7-lag.svg", "Lag"))));
+        assertThat(Markdown.pages(report, Map.of(), statements).get("claims/g7.md"))
+                .startsWith("# G7 — Rewind\n\n[The report](../guarantees.md)")
+                .contains("**The claim** (`docs/claims.md`): Reset the group to the start; FINAL unchanged.")
+                .contains("![Lag](../g7-lag.svg)");
+        assertThat(ClaimStatements.fromDocs()).as("every claim of the project's catalogue has its statement")
+                .containsKeys("G1", "G15", "B1", "B18");
     }
 
     @Test
@@ -86,7 +113,7 @@ class MarkdownTest {
                         "columns", columns, "rows", List.of(List.of(1, "2/3.00", "2/3.00", "ok"), List.of(2, "1/1.00", "1/1.00", "ok"))))),
                 Map.of("id", "G2", "title", "t", "verdict", "PASS", "tables", List.of(Map.of("title", "Per customer: PG vs twin",
                         "columns", columns, "rows", List.of(List.of(1, "2/3.00", "2/3.00", "ok"), List.of(2, "1/1.00", "2/2.00", "duplicate")))))));
-        String md = Markdown.render(report);
+        String md = all(report, Map.of());
         assertThat(md).contains("Per customer: PG vs FINAL: 2 keys compared, all agree (every key's row is in `guarantees.json`).")
                 .contains("Per customer: PG vs twin: 2 keys compared, 1 differ (every key's row is in `guarantees.json`):")
                 .contains("| 2 | 1/1.00 | 2/2.00 | duplicate |")

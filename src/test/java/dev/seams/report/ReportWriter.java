@@ -20,9 +20,9 @@ import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
 
 /**
- * Writes {@code reports/guarantees.json} (shape fixed in docs/claims.md) and {@code reports/guarantees.md}
- * at the end of a claim run (failsafe sets {@code seams.tier}); a run without claims, or a unit-test
- * run, writes nothing. Registered as a JUnit Platform {@link LauncherSessionListener} (META-INF/services).
+ * Writes {@code reports/guarantees.json} (shape fixed in docs/claims.md), {@code reports/guarantees.md} and the
+ * claims' pages {@code reports/claims/<claim>.md} ({@link Markdown}) at the end of a claim run (failsafe sets
+ * {@code seams.tier}); a run without claims, or a unit-test run, writes nothing. Registered as a JUnit Platform {@link LauncherSessionListener} (META-INF/services).
  *
  * <ul>
  *   <li>Every claim id of {@link ClaimCatalog} appears: one entry per test (and part) that ran,
@@ -104,7 +104,7 @@ public final class ReportWriter implements LauncherSessionListener {
         try {
             Files.createDirectories(dir);
             Files.writeString(dir.resolve("guarantees.json"), JSON.writeValueAsString(json) + "\n");
-            Files.writeString(dir.resolve("guarantees.md"), Markdown.render(json, read(dir.resolve("mutants.json"))));
+            writeMarkdown(dir, json);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the report to " + dir, e);
         }
@@ -256,7 +256,7 @@ public final class ReportWriter implements LauncherSessionListener {
     }
 
     /**
-     * Renders {@code guarantees.md} again from the {@code guarantees.json} and {@code mutants.json} in
+     * Renders {@code guarantees.md} and the claims' pages again from the {@code guarantees.json} and {@code mutants.json} in
      * {@code dir} (the mutation tier calls it once its report is written, so that each entry's section shows
      * the mutants that turned it red; issue 21 "every detector shown to fire").
      *
@@ -270,9 +270,28 @@ public final class ReportWriter implements LauncherSessionListener {
             throw new IllegalStateException("no report to render in " + dir);
         }
         try {
-            Files.writeString(dir.resolve("guarantees.md"), Markdown.render(json, read(dir.resolve("mutants.json"))));
+            writeMarkdown(dir, json);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + dir.resolve("guarantees.md"), e);
+            throw new UncheckedIOException("cannot write the report's Markdown to " + dir, e);
+        }
+    }
+
+    /**
+     * Writes the Markdown of {@code json} ({@link Markdown#pages}): {@code guarantees.md} and the claims' pages, which
+     * replace every page of an earlier report ({@code claims/*.md}), so that none is left of a claim no longer there.
+     */
+    private static void writeMarkdown(Path dir, Map<String, Object> json) throws IOException {
+        Path pages = dir.resolve(Markdown.PAGES);
+        if (Files.isDirectory(pages)) {
+            try (var old = Files.newDirectoryStream(pages, "*.md")) {
+                for (Path page : old) {
+                    Files.delete(page);
+                }
+            }
+        }
+        Files.createDirectories(pages);
+        for (Map.Entry<String, String> page : Markdown.pages(json, read(dir.resolve("mutants.json")), ClaimStatements.fromDocs()).entrySet()) {
+            Files.writeString(dir.resolve(page.getKey()), page.getValue());
         }
     }
 

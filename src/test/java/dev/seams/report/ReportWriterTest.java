@@ -84,7 +84,8 @@ class ReportWriterTest {
         assertThat(claims(both)).filteredOn(c -> !"NOT_RUN".equals(c.get("verdict"))).extracting(c -> c.get("id"))
                 .containsExactly("G1", "B5[clickhouse-stop@50%]");
         assertThat(both.get("suite_seconds")).as("the default tier's time").isEqualTo(123.4);
-        assertThat(Files.readString(dir.resolve("guarantees.md"))).contains("| [B5[clickhouse-stop@50%]](#b5-clickhouse-stop-50) |", "| [G1](#g1) |");
+        assertThat(Files.readString(dir.resolve("guarantees.md"))).contains("| [B5[clickhouse-stop@50%]](claims/b5.md#b5-clickhouse-stop-50) |", "| [G1](claims/g1.md#g1) |");
+        assertThat(dir.resolve("claims/b5.md")).content().contains("## B5[clickhouse-stop@50%]");
 
         Provenance changed = new Provenance("def", Map.of("src", "b"), "c0ffee", true);
         ReportWriter.write(dir, SUITE, List.of(passed("G1")), run("default", changed), ClaimCatalog.load(), true);

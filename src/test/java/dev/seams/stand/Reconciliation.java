@@ -342,8 +342,8 @@ public final class Reconciliation {
 
     /**
      * Puts the result into a claim's evidence: the four anomaly counts (added to those other
-     * checkers of the claim recorded), a note with the number of keys compared and differing, the
-     * per-customer table if there is one, and the differing keys (at most
+     * checkers of the claim recorded), the per-customer table if there is one (else a note with the
+     * number of keys compared and differing), and the differing keys (at most
      * {@link #MAX_REPORTED_KEYS}) as a table.
      *
      * @param e     the claim's evidence
@@ -352,10 +352,10 @@ public final class Reconciliation {
      */
     public Reconciliation record(ClaimEvidence e, String title) {
         counts.forEach(e::anomaly);
-        // also when every key matches and there is no per-customer table: the report says what was compared
-        e.note(title + ": " + keysChecked + " keys compared, " + differences.size() + " differ.");
-        if (!rows.isEmpty()) {
+        if (!rows.isEmpty()) {   // the report counts its keys compared and differing
             e.table("Per customer: " + title, CUSTOMER_COLUMNS, rows);
+        } else {   // also when every key matches: the report says what was compared
+            e.note(title + ": " + keysChecked + " keys compared, " + differences.size() + " differ.");
         }
         if (!differences.isEmpty()) {
             String shown = differences.size() > MAX_REPORTED_KEYS
