@@ -20,9 +20,9 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code seams compare BEFORE AFTER}: what changed between two runs of the suite, read from their
  * {@code reports/guarantees.json} (docs/claims.md "Evidence and the report"; claim B7, the version
- * gate's last step). Prints the profiles and live versions that differ, then every claim whose
- * verdict, figures, expected values or anomaly counts changed, and the claims found in only one
- * report. An entry found only before whose tier (e.g. {@code faults}) did not run after is listed as
+ * gate's last step). Prints the profiles and live versions that differ, then the claims whose verdict
+ * changed and those found in only one report, the claims whose anomaly counts changed, and with
+ * {@code --figures} the claims whose figures or expected values changed (else how many). An entry found only before whose tier (e.g. {@code faults}) did not run after is listed as
  * not compared — neither worse nor passed — and counted apart in the summary.
  *
  * <p>Exit status: 0 when no claim got worse; 1 when a claim that PASSed before does not PASS after
@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
  * candidate ran without {@code -Pfaults}: docs/profiles.md).
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = "Compare two guarantees.json reports: claims whose verdict or figures changed.",
+        description = "Compare two guarantees.json reports: the claims whose verdict changed first, then anomalies; figures with --figures.",
         footer = {"", "Exit status: 0 no claim worse;",
             "1 a claim that passed before does not pass (or is missing) after;",
             "2 a file is not a readable report; 3 (--gate) none worse, but claims not compared."})
@@ -45,9 +45,9 @@ public final class CompareCommand implements Callable<Integer> {
     public static final int NOT_COMPARED = 3;
 
     private static final String PASS = "PASS";
-    /** Sections of a claim compared field by field → the word that prefixes a change. */
-    private static final Map<String, String> COMPARED = Map.of("figures", "figure", "expected", "expected", "anomalies", "anomaly");
-    private static final List<String> SECTION_ORDER = List.of("figures", "expected", "anomalies");
+    /** Sections of a claim listed with {@code --figures}, field by field → the word that prefixes a change. */
+    private static final Map<String, String> COMPARED = Map.of("figures", "figure", "expected", "expected");
+    private static final List<String> SECTION_ORDER = List.of("figures", "expected");
 
     @Parameters(index = "0", description = "the earlier report, e.g. a copy of reports/guarantees.json from profile current")
     Path before;
@@ -58,6 +58,10 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--ignore-figures", paramLabel = "REGEX",
             description = "figure names to leave out of the comparison, e.g. '.*(seconds|_ms|summary)$' for timings")
     Pattern ignore;
+
+    @Option(names = "--figures", description = "also list each claim's changed figures and expected values "
+            + "(default: only how many claims changed them; verdicts and anomaly counts are always listed)")
+    boolean figures;
 
     @Option(names = "--gate", description = "the upgrade gate: also fail (exit 3) when claims of the earlier report "
             + "were not compared because their tier did not run after (e.g. the candidate ran without -Pfaults)")
@@ -85,7 +89,7 @@ public final class CompareCommand implements Callable<Integer> {
             System.err.println("compare: " + e.getMessage());
             return UNREADABLE;
         }
-        Comparison comparison = compare(b, a, ignore);
+        Comparison comparison = compare(b, a, ignore, figures);
         PrintStream out = System.out;
         out.println("before: " + before + " (profile " + b.path("profile").asText("?") + ", " + b.path("generated_at").asText("?") + ")");
         out.println("after:  " + after + " (profile " + a.path("profile").asText("?") + ", " + a.path("generated_at").asText("?") + ")");
@@ -119,14 +123,30 @@ public final class CompareCommand implements Callable<Integer> {
     }
 
     /**
-     * Compares two reports.
+     * Compares two reports, listing the changed figures too ({@link #compare(JsonNode, JsonNode, Pattern, boolean)}).
      *
      * @param before the earlier report (shape of docs/claims.md "Evidence and the report")
      * @param after  the later report
      * @param ignore figure names to skip (null: none)
-     * @return the differences; claims are listed in the order of {@code after}, then those only in {@code before}
+     * @return the differences
      */
     public static Comparison compare(JsonNode before, JsonNode after, Pattern ignore) {
+        return compare(before, after, ignore, true);
+    }
+
+    /**
+     * Compares two reports, the changed verdicts first.
+     *
+     * @param before  the earlier report (shape of docs/claims.md "Evidence and the report")
+     * @param after   the later report
+     * @param ignore  figure names to skip (null: none)
+     * @param figures whether to list each claim's changed figures and expected values ({@code --figures}); else
+     *                only how many claims changed them
+     * @return the differences: profile and versions, then {@code verdicts:} (changed verdicts, claims found in one
+     *     report only, claims not compared), {@code anomalies:} (changed anomaly counts), {@code figures:}, and the
+     *     summary; claims in the order of {@code after}, then those only in {@code before}
+     */
+    public static Comparison compare(JsonNode before, JsonNode after, Pattern ignore, boolean figures) {
         List<String> lines = new ArrayList<>();
         if (!before.path("profile").equals(after.path("profile"))) {
             lines.add("profile: " + text(before.path("profile")) + " -> " + text(after.path("profile")));
@@ -144,59 +164,78 @@ public final class CompareCommand implements Callable<Integer> {
         List<String> notCompared = new ArrayList<>();
         Set<String> tiersAfter = new LinkedHashSet<>();
         after.path("runs").forEach(r -> tiersAfter.add(r.path("tier").asText()));
-        int changed = 0;
-        lines.add("claims:");
+        Set<String> changed = new LinkedHashSet<>();
+        List<String> verdicts = new ArrayList<>();
+        List<String> anomalies = new ArrayList<>();
+        List<String> figureLines = new ArrayList<>();
+        int figuresChanged = 0;
         for (String id : ids) {
             JsonNode b = was.get(id);
             JsonNode a = now.get(id);
             if (b == null) {
-                lines.add("  " + id + ": only after (" + a.path("verdict").asText() + ")");
-                changed++;
+                verdicts.add("  " + id + ": only after (" + a.path("verdict").asText() + ")");
+                changed.add(id);
                 continue;
             }
             if (a == null) {
                 String tier = b.path("tier").asText("");
                 if (!tier.isEmpty() && !tiersAfter.isEmpty() && !tiersAfter.contains(tier)) {
-                    lines.add("  " + id + ": only before (" + b.path("verdict").asText() + "); not compared: its tier "
+                    verdicts.add("  " + id + ": only before (" + b.path("verdict").asText() + "); not compared: its tier "
                             + tier + " did not run after");
                     notCompared.add(id);
                     continue;
                 }
-                lines.add("  " + id + ": only before (" + b.path("verdict").asText() + ")");
-                changed++;
+                verdicts.add("  " + id + ": only before (" + b.path("verdict").asText() + ")");
+                changed.add(id);
                 if (PASS.equals(b.path("verdict").asText())) {
                     worse.add(id);
                 }
                 continue;
             }
-            List<String> claim = new ArrayList<>();
             String vb = b.path("verdict").asText();
             String va = a.path("verdict").asText();
             if (!vb.equals(va)) {
-                claim.add("verdict " + vb + " -> " + va);
+                verdicts.add("  " + id + ": " + vb + " -> " + va);
+                changed.add(id);
                 if (PASS.equals(vb)) {
                     worse.add(id);
                 }
             }
+            List<String> counts = changes(b.path("anomalies"), a.path("anomalies"), null);
+            if (!counts.isEmpty()) {
+                anomalies.add("  " + id + ": " + String.join(", ", counts));
+                changed.add(id);
+            }
+            List<String> claim = new ArrayList<>();
             for (String section : SECTION_ORDER) {
-                for (String change : changes(b.path(section), a.path(section), section.equals("anomalies") ? null : ignore)) {
-                    claim.add(COMPARED.get(section) + " " + change);
+                for (String change : changes(b.path(section), a.path(section), ignore)) {
+                    claim.add("    " + COMPARED.get(section) + " " + change);
                 }
             }
             if (!claim.isEmpty()) {
-                changed++;
-                lines.add("  " + id + ":");
-                claim.forEach(c -> lines.add("    " + c));
+                figuresChanged++;
+                changed.add(id);
+                figureLines.add("  " + id + ":");
+                figureLines.addAll(claim);
             }
         }
-        if (changed == 0) {
-            lines.add("  (no claim changed)");
+        lines.add("verdicts:");
+        lines.addAll(verdicts.isEmpty() ? List.of("  (no verdict changed)") : verdicts);
+        if (!anomalies.isEmpty()) {
+            lines.add("anomalies:");
+            lines.addAll(anomalies);
         }
-        lines.add("summary: " + ids.size() + " claims, " + changed + " changed, " + worse.size() + " worse"
+        if (figures && !figureLines.isEmpty()) {
+            lines.add("figures:");
+            lines.addAll(figureLines);
+        } else if (figuresChanged > 0) {
+            lines.add("figures: " + figuresChanged + " claims changed figures or expected values (--figures lists them)");
+        }
+        lines.add("summary: " + ids.size() + " claims, " + changed.size() + " changed, " + worse.size() + " worse"
                 + (worse.isEmpty() ? "" : " " + worse)
                 + (notCompared.isEmpty() ? "" : ", " + notCompared.size() + " not compared (their tier did not run after: "
                 + "no verdict either way)"));
-        return new Comparison(lines, changed, worse, notCompared);
+        return new Comparison(lines, changed.size(), worse, notCompared);
     }
 
     private static Map<String, JsonNode> byId(JsonNode report) {

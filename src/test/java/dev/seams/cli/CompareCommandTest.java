@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code seams compare}: the claims whose verdict or figures changed between two guarantees.json files. */
+/** {@code seams compare}: the claims whose verdict changed between two guarantees.json files first, figures on request. */
 class CompareCommandTest {
 
     private static final String BEFORE = """
@@ -44,24 +44,35 @@ class CompareCommandTest {
     void listsChangedClaimsAndWhatGotWorse() throws Exception {
         CompareCommand.Comparison c = CompareCommand.compare(json(BEFORE), json(AFTER), Pattern.compile("seconds.*"));
 
-        assertThat(c.lines()).containsSubsequence(
+        assertThat(c.lines()).containsExactly(
                 "profile: current -> candidate",
                 "versions:",
                 "  clickhouse: 25.8.11.66 -> 26.3.33.24",
-                "claims:",
-                "  G6[optimize_on_insert=1]:",
-                "    verdict PASS -> FAIL",
-                "    figure replacing_physical_rows_after_insert: 3 -> 5",
-                "    anomaly duplicate: 0 -> 2",
-                "  B6:",
-                "    verdict FAIL -> PASS",
-                "    figure latency_p99_ms: 800 -> 1240",
+                "verdicts:",
+                "  G6[optimize_on_insert=1]: PASS -> FAIL",
+                "  B6: FAIL -> PASS",
                 "  B9: only after (PASS)",
-                "  G2: only before (PASS)");
+                "  G2: only before (PASS)",
+                "anomalies:",
+                "  G6[optimize_on_insert=1]: duplicate: 0 -> 2",
+                "figures:",
+                "  G6[optimize_on_insert=1]:",
+                "    figure replacing_physical_rows_after_insert: 3 -> 5",
+                "  B6:",
+                "    figure latency_p99_ms: 800 -> 1240",
+                "summary: 5 claims, 4 changed, 2 worse [G6[optimize_on_insert=1], G2]");
         assertThat(String.join("\n", c.lines())).doesNotContain("G3[n=51]").doesNotContain("kafka:");
         assertThat(c.changed()).isEqualTo(4);
         assertThat(c.worse()).containsExactly("G6[optimize_on_insert=1]", "G2");
-        assertThat(c.lines()).last().asString().isEqualTo("summary: 5 claims, 4 changed, 2 worse [G6[optimize_on_insert=1], G2]");
+    }
+
+    @Test
+    void figuresAreListedOnlyOnRequest() throws Exception {
+        CompareCommand.Comparison c = CompareCommand.compare(json(BEFORE), json(AFTER), Pattern.compile("seconds.*"), false);
+        assertThat(c.lines()).containsSubsequence("verdicts:", "  G6[optimize_on_insert=1]: PASS -> FAIL", "anomalies:",
+                        "figures: 2 claims changed figures or expected values (--figures lists them)")
+                .noneMatch(line -> line.contains("latency_p99_ms"));
+        assertThat(c.changed()).isEqualTo(4);
     }
 
     @Test
@@ -108,6 +119,7 @@ class CompareCommandTest {
     void withoutAnIgnorePatternTimingsCountToo() throws Exception {
         CompareCommand.Comparison c = CompareCommand.compare(json(BEFORE), json(AFTER), null);
         assertThat(c.lines()).contains("  G3[n=51]:", "    figure seconds_x: 3.5 -> 9.1");
+        assertThat(c.changed()).isEqualTo(5);
     }
 
     @Test
@@ -115,7 +127,7 @@ class CompareCommandTest {
         CompareCommand.Comparison c = CompareCommand.compare(json(AFTER), json(AFTER), null);
         assertThat(c.changed()).isZero();
         assertThat(c.worse()).isEmpty();
-        assertThat(c.lines()).containsExactly("claims:", "  (no claim changed)", "summary: 4 claims, 0 changed, 0 worse");
+        assertThat(c.lines()).containsExactly("verdicts:", "  (no verdict changed)", "summary: 4 claims, 0 changed, 0 worse");
     }
 
     @Test
@@ -140,6 +152,6 @@ class CompareCommandTest {
         assertThat(same).isZero();
         assertThat(unreadable).isEqualTo(CompareCommand.UNREADABLE);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("before: " + before + " (profile current, 2026-12-01T10:00:00Z)")
-                .contains("verdict PASS -> FAIL");
+                .contains("G6[optimize_on_insert=1]: PASS -> FAIL").contains("figures: 3 claims changed");
     }
 }
