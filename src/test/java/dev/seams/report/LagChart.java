@@ -26,7 +26,8 @@ import org.jfree.svg.SVGGraphics2D;
  * Lag over time as an SVG chart (JFreeChart drawn on JFreeSVG): time in seconds on x, lag in
  * offsets per consumer group and topic on the left y axis, the sampler's counters (e.g. rows stored
  * in ClickHouse), if any, on a right y axis, each mark (kill -9, restart, a fault injected or healed)
- * as a labelled vertical line: red for a kill or an injection, green otherwise.
+ * as a labelled vertical line: red for a kill or an injection, green otherwise. Where nothing was measured the line
+ * has a gap ({@link #series}).
  */
 public final class LagChart {
 
@@ -34,6 +35,35 @@ public final class LagChart {
     private static final int HEIGHT = 420;
 
     private LagChart() {
+    }
+
+    /** A pause between two samples longer than this many times their median interval is drawn as a gap. */
+    static final double GAP_FACTOR = 3;
+
+    /**
+     * One line of the chart, with gaps where nothing was measured (issue 37, "lag charts with gaps where no sample was
+     * taken"): a sample without this series' value (e.g. the lag while the broker is down, the rows while ClickHouse
+     * is) is a gap at its time, and so is a pause between samples longer than {@value #GAP_FACTOR} times their median
+     * interval (the sampler itself held up); a line never joins two measured points across either.
+     *
+     * @param name    the series' name
+     * @param samples the samples, in time order
+     * @param value   the series' value in a sample, or null where it was not measured
+     * @return the series: a null value at each gap
+     */
+    static XYSeries series(String name, List<LagSampler.Sample> samples, java.util.function.Function<LagSampler.Sample, Long> value) {
+        double[] intervals = java.util.stream.IntStream.range(1, samples.size())
+                .mapToDouble(i -> samples.get(i).seconds() - samples.get(i - 1).seconds()).sorted().toArray();
+        double median = intervals.length == 0 ? 0 : intervals[intervals.length / 2];
+        XYSeries series = new XYSeries(name);
+        for (int i = 0; i < samples.size(); i++) {
+            LagSampler.Sample sample = samples.get(i);
+            if (i > 0 && median > 0 && sample.seconds() - samples.get(i - 1).seconds() > GAP_FACTOR * median) {
+                series.add((sample.seconds() + samples.get(i - 1).seconds()) / 2, null);
+            }
+            series.add(sample.seconds(), value.apply(sample));
+        }
+        return series;
     }
 
     /**
@@ -62,21 +92,11 @@ public final class LagChart {
                              List<LagSampler.Sample> samples, List<LagSampler.Mark> marks) {
         XYSeriesCollection data = new XYSeriesCollection();
         for (String name : seriesNames) {
-            XYSeries series = new XYSeries(name);
-            for (LagSampler.Sample s : samples) {
-                Long lag = s.lags().get(name);
-                if (lag != null) {
-                    series.add(s.seconds(), lag);
-                }
-            }
-            data.addSeries(series);
+            data.addSeries(series(name, samples, sample -> sample.lags().get(name)));
         }
         XYSeriesCollection counts = new XYSeriesCollection();
-        samples.stream().flatMap(s -> s.counts().keySet().stream()).distinct().forEach(name -> {
-            XYSeries series = new XYSeries(name);
-            samples.stream().filter(s -> s.counts().containsKey(name)).forEach(s -> series.add(s.seconds(), s.counts().get(name)));
-            counts.addSeries(series);
-        });
+        samples.stream().flatMap(s -> s.counts().keySet().stream()).distinct()
+                .forEach(name -> counts.addSeries(series(name, samples, sample -> sample.counts().get(name))));
         JFreeChart chart = ChartFactory.createXYLineChart(title, "seconds", valueAxis, data);
         if (counts.getSeriesCount() > 0) {
             XYPlot p = chart.getXYPlot();

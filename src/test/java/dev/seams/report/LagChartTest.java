@@ -24,6 +24,18 @@ class LagChartTest {
     }
 
     @Test
+    void aSeriesHasAGapWhereItsValueWasNotMeasuredAndWhereTheSamplerPaused() {
+        List<LagSampler.Sample> samples = List.of(
+                new LagSampler.Sample(0.0, Map.of("lag", 1L)), new LagSampler.Sample(0.5, Map.of("lag", 2L)),
+                new LagSampler.Sample(1.0, Map.of()),                   // not measured
+                new LagSampler.Sample(1.5, Map.of("lag", 4L)),
+                new LagSampler.Sample(5.5, Map.of("lag", 5L)));        // 4 s after the last: the sampler paused
+        var series = LagChart.series("lag", samples, s -> s.lags().get("lag"));
+        assertThat(series.getItems()).extracting(i -> ((org.jfree.data.xy.XYDataItem) i).getXValue() + "=" + ((org.jfree.data.xy.XYDataItem) i).getY())
+                .containsExactly("0.0=1", "0.5=2", "1.0=null", "1.5=4", "3.5=null", "5.5=5");
+    }
+
+    @Test
     void lagsAloneDrawNoCounter(@TempDir Path dir) throws Exception {
         Path svg = dir.resolve("g.svg");
         LagChart.write(svg, "G", List.of(new LagSampler.Sample(0.0, Map.of("ds-sink on customer.totals", 3L))), List.of());
