@@ -1,63 +1,64 @@
 package dev.seams.it;
 
+import static dev.seams.it.DeadLetterEvidence.CASE_HEADER;
+import static dev.seams.it.DeadLetterEvidence.LETTER_COLUMNS;
+import static dev.seams.it.DeadLetterEvidence.TRACE_HEADER;
+import static dev.seams.it.DeadLetterEvidence.at;
+import static dev.seams.it.DeadLetterEvidence.failedAtWithin;
+import static dev.seams.it.DeadLetterEvidence.finalOf;
+import static dev.seams.it.DeadLetterEvidence.header;
+import static dev.seams.it.DeadLetterEvidence.insertedAt;
+import static dev.seams.it.DeadLetterEvidence.letterOf;
+import static dev.seams.it.DeadLetterEvidence.letterRow;
+import static dev.seams.it.DeadLetterEvidence.originOf;
+import static dev.seams.it.DeadLetterEvidence.originalHeaders;
+import static dev.seams.it.DeadLetterEvidence.rawRow;
+import static dev.seams.it.DeadLetterEvidence.rawRows;
+import static dev.seams.it.DeadLetterEvidence.utf8;
+
 import dev.seams.cli.ExitStatus;
+import dev.seams.it.DeadLetterEvidence.SinkSide;
 import dev.seams.dlq.DeadLetters;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.FaultNotObservedException;
-import dev.seams.sink.CustomerRange;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Injection;
-import dev.seams.stand.Pipeline;
-import dev.seams.stand.Reconciliation;
 import dev.seams.stand.SinkCli;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.stand.Totals;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Bad records never stop the pipeline and never vanish (seed section "DLQ: битое событие не
- * роняет пайплайн"; the seed's admitted gap before Streams): G10 (unknown field tolerated, invalid
- * value rejected), G11 (DLQ routing, one entry per payload, plus the negative control and a failing
- * DLQ write), B2 (Streams-level DLQ). Every test follows each record it produced by its offset:
- * into ClickHouse or into a dead-letter topic, never neither.
+ * роняет пайплайн"), claim G11: DLQ routing, one entry per payload in one sink run, the negative
+ * control (the seed's unvalidated consumer) and a failing dead-letter write. Every test follows each
+ * record it produced by its offset: into ClickHouse or into a dead-letter topic, never neither
+ * ({@link DeadLetterEvidence}). The same trade's other claims: G10 ({@code SinkValidationIT}), B2
+ * ({@code StreamsDeadLettersIT}).
  *
- * <p>The sink-side claims (G10, G11) write records straight into {@code customer.totals} with a
- * plain producer; {@link Injection} resets {@code ds-sink} to the end of {@code customer.totals}
- * first and removes the injected records afterwards, so the claims run in any order. What reaches
- * ClickHouse in those claims is therefore what the test itself wrote, never a pipeline result: their
- * figures say which record was inserted or dead-lettered, they are no parity with PostgreSQL. B2 runs
- * through the real pipeline (Debezium, ds-streams) and reconciles with PostgreSQL.
+ * <p>The records are written straight into {@code customer.totals} with a plain producer; {@link Injection} resets
+ * {@code ds-sink} to the end of {@code customer.totals} first and removes the injected records afterwards, so the
+ * claims run in any order. What reaches ClickHouse is therefore what the test itself wrote, never a pipeline result:
+ * the figures say which record was inserted or dead-lettered, they are no parity with PostgreSQL.
  */
 @ExtendWith(StandContext.Resolver.class)
 class DlqIT {
@@ -66,19 +67,6 @@ class DlqIT {
     private static final int ONE_MB = 1_000_000;
     /** The customer whose good records surround the bad ones. */
     private static final long CUSTOMER = 1;
-    /** The seed's opt-in rule ({@code --customers 1..5}), passed wherever the range rule is tested. */
-    private static final CustomerRange SEED_RANGE = new CustomerRange(1, 5);
-    private static final String CASE_HEADER = "seams-case";
-    private static final String TRACE_HEADER = "trace-id";
-    /** raw_totals rows with the position of the record each came from (sink/TotalsMapper keeps it). */
-    private static final String RAW_ROWS = "SELECT customer_id, orders, toString(total), kafka_partition, kafka_offset FROM raw_totals "
-            + "ORDER BY kafka_partition, kafka_offset";
-    private static final List<String> LETTER_COLUMNS = List.of("dlq offset", "origin topic", "origin partition",
-            "origin offset", "dlq-reason");
-
-    private static byte[] utf8(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
-    }
 
     /** {@code {"customer_id":1,"orders":1,"total":"1.00","note":"\xC3("}}: invalid UTF-8 in an unknown field. */
     private static byte[] invalidUtf8() {
@@ -118,91 +106,6 @@ class DlqIT {
                         "customer totals: field \"total\" is null"),
                 new Payload("comma-decimal", utf8("{\"customer_id\":1,\"orders\":1,\"total\":\"12,34\"}"),
                         "customer totals: field \"total\" is not a decimal: \"12,34\""));
-    }
-
-    /** Headers a producer of the bad record attached; the dead letter must keep them. */
-    private static RecordHeaders originalHeaders(String name) {
-        RecordHeaders headers = new RecordHeaders();
-        headers.add(CASE_HEADER, utf8(name));
-        headers.add(TRACE_HEADER, utf8("dlq-it-" + name));
-        return headers;
-    }
-
-    /**
-     * The common start of a sink-side claim: customers 1 and 2 have orders in PostgreSQL (one of
-     * 10.00 is inserted for a customer that has none, e.g. on a fresh stand), the stand settled
-     * (ds-streams matches PG), the sink's tables emptied, the end of {@code customer.totals.dlq} marked.
-     */
-    private record SinkSide(Stand stand, Topics topics, ClickHouse ch, Map<TopicPartition, Long> dlqMark) {
-        static SinkSide settle(StandContext s) {
-            try (Connection c = s.stand().pg(); Statement st = c.createStatement()) {
-                st.executeUpdate("INSERT INTO orders (customer_id, amount) SELECT v.c, 10.00 FROM (VALUES (1), (2)) AS v(c) "
-                        + "WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = v.c)");
-            } catch (SQLException ex) {
-                throw new IllegalStateException("cannot give customers 1 and 2 an order", ex);
-            }
-            s.settle();
-            s.ch().truncate("raw_totals", "customer_totals");
-            return new SinkSide(s.stand(), s.topics(), s.ch(), s.topics().endOffsets(Stand.CUSTOMER_TOTALS_DLQ));
-        }
-    }
-
-    /** One row per dead letter for the report. */
-    private static List<Object> letterRow(ConsumerRecord<byte[], byte[]> letter) {
-        return List.of(letter.offset(), header(letter, DeadLetters.ORIGIN_TOPIC), header(letter, DeadLetters.ORIGIN_PARTITION),
-                header(letter, DeadLetters.ORIGIN_OFFSET), header(letter, DeadLetters.REASON));
-    }
-
-    /** @return the header's text, {@code -} if there is no letter or no such header */
-    private static String header(ConsumerRecord<byte[], byte[]> letter, String name) {
-        String text = letter == null ? null : DeadLetters.text(letter.headers(), name);
-        return text == null ? "-" : text;
-    }
-
-    /** @return {@code <partition>@<offset>} the dead letter names as its origin */
-    private static String originOf(ConsumerRecord<byte[], byte[]> letter) {
-        return header(letter, DeadLetters.ORIGIN_PARTITION) + "@" + header(letter, DeadLetters.ORIGIN_OFFSET);
-    }
-
-    private static String at(RecordMetadata md) {
-        return md.partition() + "@" + md.offset();
-    }
-
-    /** @return the dead letter whose origin is that record, or null */
-    private static ConsumerRecord<byte[], byte[]> letterOf(List<ConsumerRecord<byte[], byte[]>> letters, RecordMetadata origin) {
-        return letters.stream().filter(l -> originOf(l).equals(at(origin))).findFirst().orElse(null);
-    }
-
-    /** @return raw_totals as {@code customer:orders/total@partition@offset} (the record each row came from), in position order */
-    private static List<String> rawRows(ClickHouse ch) {
-        return ch.rows(RAW_ROWS).stream().map(r -> r.get(0) + ":" + new Totals(Long.parseLong(r.get(1)), new BigDecimal(r.get(2)))
-                + "@" + r.get(3) + "@" + r.get(4)).toList();
-    }
-
-    /** @return the raw_totals row text a valid record must produce: its values and its position */
-    private static String rawRow(long customer, Totals totals, RecordMetadata record) {
-        return customer + ":" + totals + "@" + at(record);
-    }
-
-    /** @return whether raw_totals holds any row of that record */
-    private static boolean insertedAt(List<String> raw, RecordMetadata record) {
-        return raw.stream().anyMatch(r -> r.endsWith("@" + at(record)));
-    }
-
-    private static String finalOf(Map<Long, Totals> fin, long customer) {
-        Totals t = fin.get(customer);
-        return t == null ? "-" : t.toString();
-    }
-
-    /** @return whether dlq-failed-at is ISO-8601 UTC ending in Z and lies in [from, to] */
-    private static boolean failedAtWithin(ConsumerRecord<byte[], byte[]> letter, Instant from, Instant to) {
-        String text = header(letter, DeadLetters.FAILED_AT);
-        try {
-            Instant at = Instant.parse(text);
-            return text.endsWith("Z") && !at.isBefore(from) && !at.isAfter(to);
-        } catch (DateTimeParseException ex) {
-            return false;
-        }
     }
 
     /** One bad payload of G11 and the good snapshot written right after it, where each landed. */
@@ -257,7 +160,7 @@ class DlqIT {
                     "raw_totals (customer:orders/total@partition@offset) holds each good record from its record, nothing else");
             e.check("final_customer_" + CUSTOMER, finalOf(side.ch().finalTotals(), CUSTOMER)).isEqualTo(goodTotals.toString(),
                     "customer_totals FINAL holds the good snapshots the test injected after the bad ones");
-            e.table("Dead letters of this run", LETTER_COLUMNS, letters.stream().map(DlqIT::letterRow).toList());
+            e.table("Dead letters of this run", LETTER_COLUMNS, letters.stream().map(DeadLetterEvidence::letterRow).toList());
             for (Routed r : routed) {
                 recordFate(e.part(r.payload().name()), r, run, letterOf(letters, r.bad()), raw, rawRow(CUSTOMER, goodTotals, r.good()),
                         started, ended);
@@ -429,255 +332,5 @@ class DlqIT {
 
     private static void createTopic(Stand stand, NewTopic topic) {
         Topics.of(stand).create(topic, true);
-    }
-
-    /**
-     * One record of the G10 mix: what it is, its bytes, and its expected fate: inserted as
-     * {@code valid} (its key is its customer_id), or dead-lettered with a reason {@code reasonOk} accepts.
-     */
-    private record Mixed(String label, Integer key, byte[] value, Totals valid, String expected, Predicate<String> reasonOk) {
-
-        static Mixed valid(String label, int customer, byte[] value, Totals totals) {
-            return new Mixed(label, customer, value, totals, "inserted", r -> false);
-        }
-
-        static Mixed rejected(String label, Integer key, byte[] value, String reason) {
-            return new Mixed(label, key, value, null, "DLQ: " + reason, reason::equals);
-        }
-
-        boolean isValid() {
-            return valid != null;
-        }
-    }
-
-    /** @return a snapshot's JSON with the customer's next version ({@link Injection#nextVersion}); null fields are left out */
-    private static byte[] snapshotJson(Injection injection, long customer, String orders, String total, String extra) {
-        return utf8("{\"customer_id\":" + customer + (orders == null ? "" : ",\"orders\":" + orders)
-                + (total == null ? "" : ",\"total\":\"" + total + "\"") + ",\"version\":" + injection.nextVersion(customer) + extra + "}");
-    }
-
-    @Test
-    @Claim(id = "G10", title = "Unknown field tolerated, invalid value rejected", exercises = {"sink/TotalsValidator",
-            "sink/CustomerRange", "streams/CustomerTotals", "sink/Sink"})
-    void g10UnknownFieldToleratedInvalidValueRejected(ClaimEvidence e, StandContext s) {
-        SinkSide side = SinkSide.settle(s);
-        Map<Long, Totals> truth = s.pg().truth();
-        Totals one = truth.get(1L);
-        Totals two = truth.get(2L);
-        Totals zero = new Totals(0, BigDecimal.ZERO);
-        try (Injection injection = Injection.open(side.stand())) {
-            String missingOrders = "customer totals: field \"orders\" is missing";
-            List<Mixed> mix = List.of(
-                    Mixed.valid("new field currency (customer 2)", 2, snapshotJson(injection, 2, Long.toString(two.orders()),
-                            two.total().toPlainString(), ",\"currency\":\"RUB\""), two),
-                    Mixed.rejected("customer_id 6, outside the seed's opt-in --customers " + SEED_RANGE, 6, snapshotJson(injection, 6, "1", "1.00", ""),
-                            "customer_id 6 outside the configured range " + SEED_RANGE),
-                    Mixed.rejected("customer_id missing", 1, utf8("{\"orders\":1,\"total\":\"1.00\"}"),
-                            "customer totals: field \"customer_id\" is missing"),
-                    Mixed.rejected("customer_id explicit 0, outside the seed's opt-in --customers " + SEED_RANGE, 0, snapshotJson(injection, 0, "1", "1.00", ""),
-                            "customer_id 0 outside the configured range " + SEED_RANGE),
-                    Mixed.rejected("orders missing", 1, snapshotJson(injection, 1, null, "1.00", ""), missingOrders),
-                    Mixed.rejected("orders explicit 0 with total 1.00", 1, snapshotJson(injection, 1, "0", "1.00", ""),
-                            "orders is 0 but total is 1.00"),
-                    Mixed.rejected("orders explicit 0 with total -5.00", 1, snapshotJson(injection, 1, "0", "-5.00", ""),
-                            "orders is 0 but total is -5.00"),
-                    Mixed.rejected("orders -1", 1, snapshotJson(injection, 1, "-1", "1.00", ""), "orders must be >= 0, got -1"),
-                    Mixed.rejected("total null", 1, utf8("{\"customer_id\":1,\"orders\":1,\"total\":null,\"version\":"
-                            + injection.nextVersion(1) + "}"), "customer totals: field \"total\" is null"),
-                    Mixed.rejected("version 0", 1, utf8("{\"customer_id\":1,\"orders\":1,\"total\":\"1.00\",\"version\":0}"),
-                            "version must be >= 1, got 0"),
-                    Mixed.rejected("no key", null, snapshotJson(injection, 1, "1", "1.00", ""), "record key null does not match customer_id 1"),
-                    Mixed.valid("a refund: orders 1, total -5.00 (B11)", 1, snapshotJson(injection, 1, "1", "-5.00", ""),
-                            new Totals(1, new BigDecimal("-5.00"))),
-                    Mixed.valid("orders 2, total 0.00 (a refund cancels an order)", 1, snapshotJson(injection, 1, "2", "0.00", ""),
-                            new Totals(2, new BigDecimal("0.00"))),
-                    Mixed.valid("orders 2, total -5.00", 1, snapshotJson(injection, 1, "2", "-5.00", ""), new Totals(2, new BigDecimal("-5.00"))),
-                    Mixed.rejected("total missing", 1, snapshotJson(injection, 1, "1", null, ""), "customer totals: field \"total\" is missing"),
-                    Mixed.valid("total explicit 0.00 (orders 1)", 1, snapshotJson(injection, 1, "1", "0.00", ""), new Totals(1, BigDecimal.ZERO)),
-                    Mixed.valid("0 orders and 0.00 (customer 3: last order deleted or moved, B11)", 3, snapshotJson(injection, 3, "0", "0.00", ""), zero),
-                    Mixed.rejected("version missing", 1, utf8("{\"customer_id\":1,\"orders\":1,\"total\":\"1.00\"}"),
-                            "customer totals: field \"version\" is missing"),
-                    Mixed.rejected("key 2 for customer_id 1", 2, snapshotJson(injection, 1, "1", "1.00", ""),
-                            "record key \"2\" does not match customer_id 1"),
-                    Mixed.valid("customer 1, last snapshot", 1, injection.snapshot(1, one), one));
-            Map<TopicPartition, Long> start = side.topics().endOffsets(Stand.CUSTOMER_TOTALS);
-            Map<Mixed, RecordMetadata> sent = new LinkedHashMap<>();
-            List<String> expectedRows = new ArrayList<>();
-            Map<Long, Totals> lastValid = new TreeMap<>();
-            for (Mixed m : mix) {
-                RecordMetadata md = injection.send(Stand.CUSTOMER_TOTALS, m.key() == null ? null : m.key().toString(), m.value(), null);
-                sent.put(m, md);
-                if (m.isValid()) {
-                    expectedRows.add(rawRow(m.key(), m.valid(), md));
-                    lastValid.put(m.key().longValue(), m.valid());
-                }
-            }
-            long written = injection.since(Stand.CUSTOMER_TOTALS, start).size();
-
-            SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withCustomers(SEED_RANGE));
-
-            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(Stand.CUSTOMER_TOTALS_DLQ, side.dlqMark());
-            List<String> raw = rawRows(side.ch());
-            Map<Long, Totals> fin = side.ch().finalTotals();
-            List<List<Object>> fates = new ArrayList<>();
-            long wrongFate = 0;
-            long lost = 0;
-            for (Map.Entry<Mixed, RecordMetadata> entry : sent.entrySet()) {
-                Mixed m = entry.getKey();
-                RecordMetadata md = entry.getValue();
-                ConsumerRecord<byte[], byte[]> letter = letterOf(letters, md);
-                boolean inserted = insertedAt(raw, md);
-                String fate = letter != null ? "DLQ: " + header(letter, DeadLetters.REASON) : inserted ? "inserted" : "missing";
-                boolean right = m.isValid()
-                        ? letter == null && raw.contains(rawRow(m.key(), m.valid(), md))
-                        : !inserted && letter != null && m.reasonOk().test(header(letter, DeadLetters.REASON));
-                wrongFate += right ? 0 : 1;
-                lost += letter == null && !inserted ? 1 : 0;
-                fates.add(List.of(m.label(), at(md), m.expected(), fate));
-            }
-            long validCount = mix.stream().filter(Mixed::isValid).count();
-
-            e.figure("summary", run.line());
-            e.figure("customer_range", SEED_RANGE.toString());
-            e.check("records_written", written).isEqualTo(mix.size(), "records in customer.totals since the test began: the mix");
-            e.check("sink_inserted", run.inserted()).isEqualTo(validCount, "valid records inserted");
-            e.check("sink_bad", run.bad()).isEqualTo(mix.size() - validCount, "invalid records rejected");
-            e.check("dlq_records", letters.size()).isEqualTo(mix.size() - validCount, "dead letters: one per invalid record");
-            e.check("insert_errors", run.insertErrors()).isZero("failed ClickHouse inserts");
-            e.check("dlq_errors", run.dlqErrors()).isZero("failed dead-letter writes");
-            e.check("raw_totals_rows", raw.stream().sorted().toList().toString())
-                    .isEqualTo(expectedRows.stream().sorted().toList().toString(),
-                            "raw_totals rows (customer:orders/total@partition@offset) = the valid records, each from its own record");
-            e.check("records_with_wrong_fate", wrongFate).isZero("records not inserted/dead-lettered as expected, with the expected reason");
-            lastValid.forEach((customer, totals) -> e.check("final_customer_" + customer, finalOf(fin, customer))
-                    .isEqualTo(totals.toString(), "customer_totals FINAL holds the last valid record the test wrote for customer " + customer));
-            e.anomaly(Anomaly.LOST, lost);
-            e.table("Each record's fate", List.of("record", "origin", "expected", "actual"), fates);
-            e.table("Dead letters of this run", LETTER_COLUMNS, letters.stream().map(DlqIT::letterRow).toList());
-            e.note("Missing and explicit zero are told apart by the reason; an explicit total 0.00 is valid, so is a snapshot "
-                    + "of 0 orders and 0.00 (a customer whose last order was deleted or moved); the unknown field currency is "
-                    + "ignored, not refused. The range rule is the seed's opt-in --customers " + SEED_RANGE + ", passed explicitly. "
-                    + "Every record is the test's own: FINAL is compared with the last valid record written per customer, not with PG.");
-        }
-    }
-
-    /** One invalid orders.events record of B2. */
-    private record BadEvent(String label, String json, String expectedReason) {
-    }
-
-    @Test
-    @Claim(id = "B2", title = "Bad input before Streams is not silently lost", exercises = {"streams/TotalsTopology",
-            "streams/DeadLetterHandler", "streams/OrderEvent"})
-    void b2StreamsDeadLetters(ClaimEvidence e, StandContext s) throws SQLException {
-        Stand stand = s.stand();
-        Topics topics = s.topics();
-        s.settle();
-        String streamsLogBefore = stand.streams().logText();
-        Instant started = Instant.now();
-        Map<TopicPartition, Long> dlqMark = topics.endOffsets(Stand.ORDERS_EVENTS_DLQ);
-        Map<TopicPartition, Long> eventsMark = topics.endOffsets(Stand.ORDERS_EVENTS);
-        List<Long> ids = reserveOrderIds(stand, 5);
-        List<BadEvent> bad = List.of(
-                new BadEvent("not JSON", "not-a-json{{{", "order event: not valid JSON: Unrecognized token 'not': was expecting "
-                        + "(JSON String, Number, Array, Object or token 'null', 'true' or 'false')"),
-                new BadEvent("customer_id missing", "{\"order_id\":%d,\"amount\":\"1.00\"}", "order event: field \"customer_id\" is missing"),
-                new BadEvent("customer_id not numeric", "{\"order_id\":%d,\"customer_id\":\"abc\",\"amount\":\"1.00\"}",
-                        "order event: field \"customer_id\" is not a 64-bit integer: \"abc\""),
-                new BadEvent("amount missing", "{\"order_id\":%d,\"customer_id\":1}", "order event: field \"amount\" is missing"),
-                new BadEvent("amount not numeric", "{\"order_id\":%d,\"customer_id\":1,\"amount\":\"abc\"}",
-                        "order event: field \"amount\" is not a decimal: \"abc\""));
-
-        // good versions first (counted), then a bad version of each order, then an update of each
-        try (Connection c = stand.pg(); PreparedStatement insert = c.prepareStatement(
-                "INSERT INTO orders (order_id, customer_id, amount) VALUES (?, ?, ?)")) {
-            for (int i = 0; i < ids.size(); i++) {
-                insert.setLong(1, ids.get(i));
-                insert.setInt(2, 1 + i);
-                insert.setBigDecimal(3, new BigDecimal("10.0" + (i + 1)));
-                insert.executeUpdate();
-            }
-        }
-        Pipeline.awaitOrdersEvents(stand, topicsSum(eventsMark) + ids.size());
-        try (Injection injection = Injection.open(stand)) {
-            Map<String, Integer> caseByOrigin = new LinkedHashMap<>();
-            List<byte[]> badValues = new ArrayList<>();
-            for (int i = 0; i < bad.size(); i++) {
-                byte[] value = utf8(bad.get(i).json().formatted(ids.get(i)));
-                badValues.add(value);
-                RecordMetadata md = injection.send(Stand.ORDERS_EVENTS, Long.toString(ids.get(i)), value, originalHeaders("b2-" + i));
-                caseByOrigin.put(at(md), i);
-            }
-            try (Connection c = stand.pg(); Statement st = c.createStatement()) {
-                st.executeUpdate("UPDATE orders SET amount = amount + 1 WHERE order_id BETWEEN " + ids.get(0)
-                        + " AND " + ids.get(ids.size() - 1));
-            }
-            s.settle();
-
-            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(Stand.ORDERS_EVENTS_DLQ, dlqMark);
-            long eventsProduced = injection.since(Stand.ORDERS_EVENTS, eventsMark).size();
-            boolean sameProcess = stand.streams().isAlive() && stand.streams().logText().startsWith(streamsLogBefore);
-            List<List<Object>> perLetter = new ArrayList<>();
-            long defects = 0;
-            Map<Integer, String> reasonByCase = new TreeMap<>();
-            for (ConsumerRecord<byte[], byte[]> l : letters) {
-                Integer i = caseByOrigin.get(originOf(l));
-                if (i == null) {
-                    defects++;
-                    perLetter.add(List.of(originOf(l), "not one of the test's records", "-", "-", "-"));
-                    continue;
-                }
-                reasonByCase.put(i, header(l, DeadLetters.REASON));
-                boolean origin = Stand.ORDERS_EVENTS.equals(header(l, DeadLetters.ORIGIN_TOPIC));
-                boolean headersKept = ("b2-" + i).equals(header(l, CASE_HEADER)) && ("dlq-it-b2-" + i).equals(header(l, TRACE_HEADER));
-                boolean bytes = Arrays.equals(l.key(), utf8(Long.toString(ids.get(i))))
-                        && Injection.sha256(l.value()).equals(Injection.sha256(badValues.get(i)));
-                boolean failedAt = failedAtWithin(l, started, Instant.now());
-                defects += origin && headersKept && bytes && failedAt ? 0 : 1;
-                perLetter.add(List.of(originOf(l), bad.get(i).label(), origin && failedAt ? "ok" : "WRONG",
-                        headersKept ? "kept" : "LOST", bytes ? "identical" : "DIFFERENT"));
-            }
-            long notDeadLettered = caseByOrigin.keySet().stream()
-                    .filter(o -> letters.stream().noneMatch(l -> originOf(l).equals(o))).count();
-
-            e.check("events_produced", eventsProduced).isEqualTo(3L * ids.size(),
-                    "orders.events records of the test: an insert, a bad version and an update per order");
-            e.check("dlq_records", letters.size()).isEqualTo(bad.size(), "dead letters in orders.events.dlq: one per bad record");
-            e.check("dlq_origin_offsets", letters.stream().map(DlqIT::originOf).sorted().toList().toString())
-                    .isEqualTo(caseByOrigin.keySet().stream().sorted().toList().toString(), "the dead letters' origins are the bad records");
-            for (int i = 0; i < bad.size(); i++) {
-                e.check("dlq_reason[" + bad.get(i).label() + "]", reasonByCase.getOrDefault(i, "-"))
-                        .isEqualTo(bad.get(i).expectedReason(), "dlq-reason, exact");
-            }
-            e.check("dead_letter_defects", defects).isZero("dead letters with a wrong origin topic or failed-at, a lost "
-                    + "original header, or key/body not byte-identical");
-            e.check("streams_same_process", sameProcess).isTrue("ds-streams kept running: same process, same log");
-            e.figure("streams_dlq_exception_header", letters.isEmpty() ? "-" : header(letters.get(0), "__streams.errors.exception"));
-            e.anomaly(Anomaly.LOST, notDeadLettered);
-            Reconciliation.customers(s.pg().truth(), topics.latestTotals())
-                    .record(e, "PostgreSQL vs ds-streams' latest snapshot in customer.totals");
-            e.table("Dead letters in orders.events.dlq", LETTER_COLUMNS, letters.stream().map(DlqIT::letterRow).toList());
-            e.table("Each dead letter checked", List.of("origin", "record", "origin topic, failed-at", "original headers", "key, body"),
-                    perLetter);
-            e.note("Each bad record is a broken version of an order already counted; the order's update follows it on "
-                    + "the same key. The dead letters are written by Kafka Streams' own producer (KIP-1034 response of "
-                    + "the deserialization handler) inside the exactly_once_v2 transaction, and read here read_committed. "
-                    + "The reconciliation is the real pipeline's (Debezium, ds-streams) against PostgreSQL.");
-        }
-    }
-
-    private static long topicsSum(Map<TopicPartition, Long> offsets) {
-        return offsets.values().stream().mapToLong(Long::longValue).sum();
-    }
-
-    /** Takes ids from the orders sequence, so orders can be inserted with them later and never collide. */
-    private static List<Long> reserveOrderIds(Stand stand, int n) throws SQLException {
-        List<Long> ids = new ArrayList<>();
-        try (Connection c = stand.pg(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
-                "SELECT nextval(pg_get_serial_sequence('orders', 'order_id')) FROM generate_series(1, " + n + ")")) {
-            while (rs.next()) {
-                ids.add(rs.getLong(1));
-            }
-        }
-        return ids;
     }
 }

@@ -34,7 +34,7 @@ import org.testcontainers.DockerClientFactory;
 
 /**
  * A schema change travelling through every link while the pipeline runs (seed section "Эволюция
- * схемы сквозь звенья"): claim G9. The unknown field reaching the sink itself is G10 ({@code DlqIT}).
+ * схемы сквозь звенья"): claim G9. The unknown field reaching the sink itself is G10 ({@code SinkValidationIT}).
  */
 @ExtendWith(StandContext.Resolver.class)
 class SchemaEvolutionIT {

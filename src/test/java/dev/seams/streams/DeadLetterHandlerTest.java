@@ -43,7 +43,7 @@ class DeadLetterHandlerTest {
         Properties settings = StreamsSettings.properties("unused:9092", stateDir);
         // TopologyTestDriver 4.2.2 never hands a handler's dead letters to its output topics under
         // exactly_once_v2 (measured: none arrive); the EOS path is proven against a broker by
-        // DlqIT's B2. Everything else is the production setting.
+        // StreamsDeadLettersIT's B2. Everything else is the production setting.
         settings.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
         driver = new TopologyTestDriver(TotalsTopology.build(), settings);
         orders = driver.createInputTopic(TotalsTopology.ORDERS_EVENTS, new ByteArraySerializer(), new ByteArraySerializer());
