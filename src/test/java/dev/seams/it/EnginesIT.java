@@ -1,5 +1,18 @@
 package dev.seams.it;
 
+import static dev.seams.it.ScratchTables.COLUMNS;
+import static dev.seams.it.ScratchTables.SETTING;
+import static dev.seams.it.ScratchTables.argMaxSql;
+import static dev.seams.it.ScratchTables.finalSql;
+import static dev.seams.it.ScratchTables.recordServer;
+import static dev.seams.it.ScratchTables.recreate;
+import static dev.seams.truth.ClickHouseParts.MERGE_PARTS;
+import static dev.seams.truth.ClickHouseParts.PART_LOG_COLUMNS;
+import static dev.seams.truth.ClickHouseParts.activeParts;
+import static dev.seams.truth.ClickHouseParts.mergeLosses;
+import static dev.seams.truth.ClickHouseParts.newParts;
+import static dev.seams.truth.ClickHouseParts.partLog;
+import static dev.seams.truth.ClickHouseParts.producing;
 import static org.awaitility.Awaitility.await;
 
 import com.clickhouse.client.api.ServerException;
@@ -9,23 +22,19 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
-import dev.seams.stand.Partitioning;
 import dev.seams.stand.Reconciliation;
 import dev.seams.stand.Reconciliation.CustomerRow;
-import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
 import dev.seams.stand.Totals;
+import dev.seams.truth.ClickHouseParts.PartEvent;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,7 +43,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * What the ClickHouse engines do with repeated versions of a row, and when (source section
  * "Идемпотентное состояние на стоке и ReplacingMergeTree": the part_log experiment and the
- * {@code optimize_on_insert} note): G5 and G6, parameterised.
+ * {@code optimize_on_insert} note): G5 and G6, parameterised; G6's version tie is {@code VersionTieIT}. What the
+ * server did with the parts is read from its own {@code system.part_log} ({@code truth/ClickHouseParts}).
  *
  * <p>Every test works on its own scratch tables, created with {@code CREATE TABLE x AS raw_totals}
  * or {@code AS customer_totals} (same columns, same engine) and dropped first, so part names and
@@ -48,41 +58,22 @@ import org.junit.jupiter.params.provider.ValueSource;
 class EnginesIT {
 
     private static final String G5_TITLE = "Merge collapses only in the replacing engine";
-    private static final String G6_TITLE = "Insert-time collapse is not a guarantee";
-    private static final String SETTING = "optimize_on_insert";
+    /** G6's title, shared with {@code VersionTieIT}. */
+    static final String G6_TITLE = "Insert-time collapse is not a guarantee";
     private static final int G5_INSERTS = 5;
-    private static final int NEW_PART = 1;
-    private static final int MERGE_PARTS = 2;
     /** ClickHouse's error code UNKNOWN_SETTING. */
     private static final int UNKNOWN_SETTING = 115;
-    private static final String COLUMNS = "(customer_id, orders, total, version)";
     /** One batch with two kinds of same-batch duplicate: an identical row twice (what --dup sends) and two snapshots of customer 2. */
     private static final List<Snapshot> SAME_BATCH = List.of(new Snapshot(1, 1, "10.00", 100), new Snapshot(1, 1, "10.00", 100),
             new Snapshot(2, 1, "20.00", 101), new Snapshot(2, 2, "45.50", 105), new Snapshot(3, 1, "7.25", 102));
     private static final List<Snapshot> BATCH_A = List.of(new Snapshot(1, 1, "10.00", 100), new Snapshot(2, 1, "20.00", 101));
     /** Batch A's row of customer 1 again (an at-least-once redelivery), and a newer snapshot of customer 2. */
     private static final List<Snapshot> BATCH_B = List.of(new Snapshot(1, 1, "10.00", 100), new Snapshot(2, 2, "45.50", 105));
-    /** Two different snapshots of customer 7 with the same version: a version tie. */
-    private static final String TIE_X = "(7, 3, 30.00, 500)";
-    private static final String TIE_Y = "(7, 4, 99.99, 500)";
-    /** A newer snapshot of customer 8, then an older one arriving late (a redelivery, a partial replay): the version must decide. */
-    private static final String NEWER = "(8, 5, 50.00, 600)";
-    private static final String LATE_OLDER = "(8, 4, 40.00, 599)";
-    private static final String TIES_SQL = "SELECT customer_id, version, count(), uniqExact(orders, total) FROM %s "
-            + "GROUP BY customer_id, version HAVING uniqExact(orders, total) > 1 ORDER BY customer_id, version";
-    private static final List<String> PART_LOG_COLUMNS = List.of("event_time", "table", "part_name", "rows", "event_type", "merged_from");
 
     /** One row the test inserts: a snapshot of a customer with its version. */
     private record Snapshot(int customer, long orders, String total, long version) {
         String sql() {
             return "(" + customer + ", " + orders + ", " + total + ", " + version + ")";
-        }
-    }
-
-    /** One row of {@code system.part_log}: a part written by an insert (NewPart) or by a merge (MergeParts). */
-    private record PartEvent(String time, String table, int type, String typeName, String part, long rows, List<String> mergedFrom) {
-        List<Object> cells() {
-            return List.of(time, table, part, rows, typeName, mergedFrom.isEmpty() ? "" : String.join(", ", mergedFrom));
         }
     }
 
@@ -307,88 +298,6 @@ class EnginesIT {
                 + physical + " now); FINAL and argMax do not.");
     }
 
-    @Test
-    @Claim(id = "G6", variant = "version tie", title = G6_TITLE + ": a version tie is a defect of the version column",
-            exercises = {"sink/TotalsMapper", "streams/TotalsTopology", "containers/clickhouse/001-tables.sql"})
-    void g6VersionTie(ClaimEvidence e, StandContext s) {
-        ClickHouse ch = s.ch();
-        Topics topics = s.topics();
-        recordServer(e, ch);
-
-        // 1. a tie: the same two rows, inserted in the two orders; FINAL picks by insertion order, not by data
-        recreate(ch, "g6_tie_xy", "customer_totals", "g6_tie_yx", "customer_totals");
-        recreate(ch, "g6_tie_raw", "raw_totals");
-        for (String[] insert : new String[][] {{"g6_tie_xy", TIE_X}, {"g6_tie_xy", TIE_Y}, {"g6_tie_yx", TIE_Y}, {"g6_tie_yx", TIE_X},
-                {"g6_tie_raw", TIE_X}, {"g6_tie_raw", TIE_Y}}) {
-            ch.rows("INSERT INTO " + insert[0] + " " + COLUMNS + " VALUES " + insert[1], Map.of());
-        }
-        List<CustomerRow> finalXy = Reconciliation.customerRows(ch, finalSql("g6_tie_xy"));
-        List<CustomerRow> finalYx = Reconciliation.customerRows(ch, finalSql("g6_tie_yx"));
-        List<CustomerRow> argMaxTie = Reconciliation.customerRows(ch, argMaxSql("g6_tie_raw"));
-        List<List<String>> tieDetected = ch.rows(TIES_SQL.formatted("g6_tie_raw"));
-        // 1b. no tie: an older snapshot inserted after a newer one; FINAL of the stand's DDL keeps the higher version
-        recreate(ch, "g6_late", "customer_totals");
-        ch.rows("INSERT INTO g6_late " + COLUMNS + " VALUES " + NEWER, Map.of());
-        ch.rows("INSERT INTO g6_late " + COLUMNS + " VALUES " + LATE_OLDER, Map.of());
-        List<CustomerRow> finalLate = Reconciliation.customerRows(ch, finalSql("g6_late"));
-
-        // 2. the sink's versions do not tie: after a --dup run and a replay of this test's records
-        s.settle();
-        Map<TopicPartition, Long> start = topics.endOffsets(Stand.CUSTOMER_TOTALS);
-        int seeded = s.pg().seed(20, 5, 66).size();
-        s.settle();
-        Partitioning window = Partitioning.of(topics, start);
-        Partitioning whole = Partitioning.of(topics, Map.of());
-        ch.truncate("raw_totals", "customer_totals");
-        topics.resetGroup("ds-sink", start);
-        SinkSummary dup = s.sink(SinkMode.TOTALS, o -> o.withDup(true));
-        topics.resetGroup("ds-sink", start);
-        SinkSummary replay = s.sink(SinkMode.TOTALS, o -> o);
-        List<List<String>> sinkTies = ch.rows(TIES_SQL.formatted("raw_totals"));
-        long duplicatedVersions = ch.scalar("SELECT count() FROM (SELECT customer_id, version FROM raw_totals "
-                + "GROUP BY customer_id, version HAVING count() > 1)");
-        Map<Long, Totals> truth = new TreeMap<>(s.pg().truth());
-        truth.keySet().retainAll(window.partitionsByCustomer().keySet());
-
-        e.figure("tie_rows", TIE_X + " and " + TIE_Y);
-        e.check("final_rows_after_x_then_y", finalXy.size()).isEqualTo(1, "FINAL of a tie returns one of the two rows");
-        e.check("final_rows_after_y_then_x", finalYx.size()).isEqualTo(1, "FINAL of a tie returns one of the two rows");
-        e.figure("final_after_x_then_y", finalXy.toString());
-        e.figure("final_after_y_then_x", finalYx.toString());
-        e.check("final_depends_on_insertion_order", !finalXy.equals(finalYx)).isTrue(
-                "the same two rows in the other insertion order give another FINAL: the data do not define it");
-        e.figure("argmax_over_the_tie", argMaxTie.toString());
-        e.check("final_after_a_late_older_snapshot", finalLate.toString()).isEqualTo("[8: 5/50.00]",
-                "customer_totals' DDL, " + NEWER + " then " + LATE_OLDER + " inserted: FINAL keeps the higher version, whatever arrives last");
-        e.negativeControl("tie_detector_on_the_planted_tie", tieDetected.size(), Anomaly.WRONG_VALUE,
-                "the tie query finds the tie planted in g6_tie_raw");
-        e.check("changelog_records_in_window", window.records()).isAtLeast(seeded,
-                "customer.totals records written for the orders seeded in this test (one per order at least)");
-        e.figure("customers_in_window", window.partitionsByCustomer().size());
-        e.check("customers_in_more_than_one_partition", window.split().size()).isZero(
-                "customers of this test's records found in several partitions of customer.totals");
-        e.check("records_keyed_other_than_customer_id", window.misKeyed()).isZero("records whose key is not their customer_id");
-        e.figure("whole_topic_customers_in_more_than_one_partition", whole.split().toString());
-        e.figure("dup_run_summary", dup.line());
-        e.figure("replay_run_summary", replay.line());
-        e.check("dup_inserted", dup.inserted()).isEqualTo(2 * window.records(), "--dup inserts every record twice");
-        e.check("replay_inserted", replay.inserted()).isEqualTo(window.records(), "the replay inserts every record again");
-        e.negativeControl("raw_totals_versions_written_more_than_once", duplicatedVersions, Anomaly.DUPLICATE,
-                "(customer, version) pairs raw_totals (MergeTree) holds more than once after the --dup run and the replay");
-        e.check("raw_totals_version_ties", sinkTies.size()).isZero("(customer, version) pairs with two different values in raw_totals");
-        e.table("Customer → partitions of customer.totals (records written during this test)", List.of("customer_id", "partitions"),
-                window.partitionsByCustomer().entrySet().stream().map(en -> List.<Object>of(en.getKey(), en.getValue().toString())).toList());
-        Reconciliation.customers(truth, Reconciliation.customerRows(ch, Reconciliation.CUSTOMER_TOTALS_FINAL))
-                .record(e, "PostgreSQL vs customer_totals FINAL after the --dup run and the replay (customers written in the window)");
-        e.note("Same data, two insertion orders, two FINAL answers: with equal versions ReplacingMergeTree keeps the row "
-                + "inserted last, so the result is defined by arrival order, not by the data — the version column must "
-                + "never tie. After a --dup run (each record twice in one batch) and a replay (each record again, later), "
-                + "raw_totals holds " + duplicatedVersions + " (customer, version) pairs more than once and " + sinkTies.size()
-                + " of them with two different values. Every customer's records of this test lie in one partition, "
-                + "keyed by customer_id. Whole topic, customers found in more than one partition: " + whole.split()
-                + " (records other tests produce by hand count here too).");
-    }
-
     private static <T> List<T> concat(List<T> a, List<T> b) {
         List<T> all = new ArrayList<>(a);
         all.addAll(b);
@@ -405,105 +314,9 @@ class EnginesIT {
         }
     }
 
-    /** Records the server's version and whether it has optimize_on_insert; @return whether it has */
-    private static boolean recordServer(ClaimEvidence e, ClickHouse ch) {
-        e.figure("server_version", ch.version());
-        boolean exists = e.figure("setting_exists", ch.hasSetting(SETTING));
-        if (exists) {
-            e.figure("setting_default", ch.rows("SELECT value FROM system.settings WHERE name = '" + SETTING + "'").get(0).get(0));
-        }
-        return exists;
-    }
-
     /** @return optimize_on_insert=0 where the server has it (merges, not inserts, must be the variable in G5) */
     private static Map<String, String> noInsertTimeCollapse(ClickHouse ch) {
         return ch.hasSetting(SETTING) ? Map.of(SETTING, "0") : Map.of();
     }
 
-    /**
-     * Drops and creates scratch tables {@code CREATE TABLE name AS like}, in pairs.
-     *
-     * @return the server's clock before the tables existed, for part_log reads
-     */
-    private static String recreate(ClickHouse ch, String... nameAndLike) {
-        String now = ch.rows("SELECT toString(now())").get(0).get(0);
-        for (int i = 0; i < nameAndLike.length; i += 2) {
-            ch.execute("DROP TABLE IF EXISTS " + nameAndLike[i]);
-            ch.execute("CREATE TABLE " + nameAndLike[i] + " AS " + nameAndLike[i + 1]);
-        }
-        return now;
-    }
-
-    private static String finalSql(String table) {
-        return "SELECT customer_id, orders, toString(total) FROM " + table + " FINAL ORDER BY customer_id";
-    }
-
-    private static String argMaxSql(String table) {
-        return "SELECT customer_id, argMax(orders, version), toString(argMax(total, version)) FROM " + table
-                + " GROUP BY customer_id ORDER BY customer_id";
-    }
-
-    private static List<String> activeParts(ClickHouse ch, String table) {
-        return ch.rows("SELECT name FROM system.parts WHERE database = currentDatabase() AND table = '" + table
-                + "' AND active ORDER BY name").stream().map(r -> r.get(0)).toList();
-    }
-
-    /**
-     * Reads NewPart (1) and MergeParts (2) events of the tables since a server time. The event type is
-     * compared as a number: 18.16 names it NEW_PART/MERGE_PARTS, current servers NewPart/MergeParts.
-     */
-    private static List<PartEvent> partLog(ClickHouse ch, String since, String... tables) {
-        String names = String.join("', '", tables);
-        List<PartEvent> events = new ArrayList<>();
-        for (List<String> r : ch.rows("SELECT toString(event_time), table, CAST(event_type AS Int8), toString(event_type), part_name, "
-                + "rows, arrayStringConcat(merged_from, ',') FROM system.part_log WHERE database = currentDatabase() "
-                + "AND table IN ('" + names + "') AND event_time >= toDateTime('" + since + "') "
-                + "AND CAST(event_type AS Int8) IN (" + NEW_PART + ", " + MERGE_PARTS + ") "
-                + "ORDER BY event_time, CAST(event_type AS Int8), table, part_name")) {
-            events.add(new PartEvent(r.get(0), r.get(1), Integer.parseInt(r.get(2)), r.get(3), r.get(4), Long.parseLong(r.get(5)),
-                    r.get(6).isEmpty() ? List.of() : List.of(r.get(6).split(","))));
-        }
-        return events;
-    }
-
-    /** @return (part name, rows) of the table's NewPart events, by part name */
-    private static List<List<Object>> newParts(List<PartEvent> events, String table) {
-        return events.stream().filter(ev -> ev.table().equals(table) && ev.type() == NEW_PART)
-                .sorted(Comparator.comparing(PartEvent::part))
-                .map(ev -> List.<Object>of(ev.part(), ev.rows())).toList();
-    }
-
-    private static PartEvent producing(List<PartEvent> events, String table, String part) {
-        return events.stream().filter(ev -> ev.table().equals(table) && ev.type() == MERGE_PARTS && ev.part().equals(part))
-                .reduce((a, b) -> b).orElseThrow();
-    }
-
-    /**
-     * @return each merge of the table whose result has fewer rows than its source parts together, as
-     *     text; merges are taken by level (the last number of a part name), so a merge's sources are known first
-     */
-    private static List<String> mergeLosses(List<PartEvent> events, String table) {
-        Map<String, Long> rows = new HashMap<>();
-        List<String> losses = new ArrayList<>();
-        List<PartEvent> ofTable = events.stream().filter(ev -> ev.table().equals(table))
-                .sorted(Comparator.comparingInt(PartEvent::type)
-                        .thenComparingLong(ev -> Long.parseLong(ev.part().substring(ev.part().lastIndexOf('_') + 1))))
-                .toList();
-        for (PartEvent ev : ofTable) {
-            if (ev.type() == MERGE_PARTS) {
-                long in = ev.mergedFrom().stream().mapToLong(p -> {
-                    Long r = rows.get(p);
-                    if (r == null) {
-                        throw new IllegalStateException("part_log has no event for " + table + "." + p + ", merged into " + ev.part());
-                    }
-                    return r;
-                }).sum();
-                if (ev.rows() < in) {
-                    losses.add(ev.part() + ": " + in + " → " + ev.rows() + " rows");
-                }
-            }
-            rows.put(ev.part(), ev.rows());
-        }
-        return losses;
-    }
 }
