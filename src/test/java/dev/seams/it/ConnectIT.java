@@ -124,24 +124,33 @@ class ConnectIT {
                 + "aggregation do not.");
     }
 
+    /** Where the worker is killed, as a share of the load's batches. */
+    private static final double[] KILL_POINTS = {0.1, 0.5, 0.9};
+
     /**
      * Seeds {@value #BATCHES} batches of {@value #BATCH_SIZE} orders, one every {@value #BATCH_PERIOD_MS} ms, and kills the
-     * worker at 10/50/90 % of them, each kill once Debezium streams again after the one before.
+     * worker at 10/50/90 % of them, each kill once Debezium streams again after the one before. So that each kill lands on
+     * its point on a slow machine too (FaultSchedule's ±5 points are two batches), the load holds still from the moment
+     * a point is reached until the worker is dead, and while the worker starts again it goes on only up to the batch
+     * before the next point: orders keep arriving while the worker is down, but a slow restart cannot carry the load past
+     * the next point.
      */
     private static List<Shot<ConnectKill>> loadWithKills(StandContext s, Set<Long> seeded) {
         ConnectWorker connect = new ConnectWorker(s.stand().connect());
         Pg pg = s.pg();
         AtomicInteger done = new AtomicInteger();
+        AtomicInteger allowed = new AtomicInteger(BATCHES);   // the batches the load may have seeded by now
         ScheduledExecutorService loader = Executors.newSingleThreadScheduledExecutor();
         try {
             loader.scheduleAtFixedRate(() -> {
-                if (done.get() < BATCHES) {
+                if (done.get() < allowed.get()) {
                     pg.seed(BATCH_SIZE, CUSTOMERS, 70_000 + done.get()).forEach(o -> seeded.add(o.orderId()));
                     done.incrementAndGet();
                 }
             }, 0, BATCH_PERIOD_MS, TimeUnit.MILLISECONDS);
-            List<Shot<ConnectKill>> kills = FaultSchedule.atProgress(() -> done.get() / (double) BATCHES, 0.1, 0.5, 0.9)
+            List<Shot<ConnectKill>> kills = FaultSchedule.atProgress(() -> done.get() / (double) BATCHES, KILL_POINTS)
                     .pollEvery(Duration.ofMillis(100)).run(target -> {
+                        allowed.set(done.get());   // the load holds still until the kill
                         // kill right after Debezium wrote new events: they are not yet in its flushed offsets (flushed every
                         // 5 s), so the restarted worker re-sends them; a kill in a quiet moment after a flush has nothing to re-send
                         long written = sum(s.topics().endOffsets(Stand.ORDERS_EVENTS));
@@ -150,12 +159,14 @@ class ConnectIT {
                         int inPg = seeded.size();
                         int exit = connect.kill();
                         Map<TopicPartition, Long> endAtKill = s.topics().endOffsets(Stand.ORDERS_EVENTS);
+                        allowed.set(batchBefore(target));   // orders go on arriving while the worker is down, short of the next point
                         connect.restart(Stand.CONNECTOR);
                         // the task reports RUNNING seconds before Debezium streams again: the next kill waits for its
                         // first event, or it hits a worker that has nothing to re-send yet (redelivered 0: UNVERIFIED)
                         long before = sum(endAtKill);
                         await("Debezium streaming again after the kill").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
                                 .until(() -> sum(s.topics().endOffsets(Stand.ORDERS_EVENTS)) > before);
+                        allowed.set(BATCHES);
                         return new ConnectKill(inPg, endAtKill, exit);
                     });
             await("the load is in PG").atMost(Duration.ofMinutes(5)).until(() -> done.get() == BATCHES);
@@ -163,6 +174,16 @@ class ConnectIT {
         } finally {
             loader.shutdownNow();
         }
+    }
+
+    /** @return the last batch before the kill point after {@code target} (all of them after the last point) */
+    private static int batchBefore(double target) {
+        for (double point : KILL_POINTS) {
+            if (point > target) {
+                return (int) Math.ceil(point * BATCHES) - 1;
+            }
+        }
+        return BATCHES;
     }
 
     @Test
