@@ -42,7 +42,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * by those orders), waits until ds-streams has written a fresh snapshot of every customer after
  * the injected records, and deletes the touched partitions up to the end of the injection with
  * the admin API's {@code deleteRecords} (the log start offset moves; ds-sink, whose committed
- * offsets are then below it, restarts at the new start). Records injected into
+ * offsets are then below it, restarts at the new start), and the rows the injected snapshots left
+ * in the sink's tables (their versions would outrank ds-streams' next ones in FINAL). Records injected into
  * {@code orders.events} are not removed: ds-streams has consumed them and keeps its state.
  */
 public final class Injection implements AutoCloseable {
@@ -58,6 +59,8 @@ public final class Injection implements AutoCloseable {
     private final Map<TopicPartition, Long> totalsEnd = new HashMap<>();
     private final Set<TopicPartition> touched = new HashSet<>();
     private final Map<Long, Long> versions = new HashMap<>();
+    /** ds-streams' highest version per customer when the injection opened. */
+    private final Map<Long, Long> opened;
 
     private Injection(Stand stand) {
         this.stand = stand;
@@ -69,6 +72,7 @@ public final class Injection implements AutoCloseable {
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         this.producer = new KafkaProducer<>(props);
         topics.latestSnapshots().forEach((id, t) -> versions.put(id, t.version()));
+        this.opened = Map.copyOf(versions);
     }
 
     /**
@@ -174,7 +178,29 @@ public final class Injection implements AutoCloseable {
         Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
         totalsEnd.forEach((tp, end) -> delete.put(tp, RecordsToDelete.beforeOffset(end)));
         Futures.get(stand.admin().deleteRecords(delete).all(), "cannot delete the injected records " + totalsEnd);
+        forgetInjectedRows();
         Pipeline.awaitStreamsMatchesPg(stand);
+    }
+
+    /**
+     * Deletes from the sink's tables the rows the injected snapshots left: their versions lie above what ds-streams had
+     * written for the customer when the injection opened ({@link #nextVersion}), so one of them would outrank
+     * ds-streams' next snapshots of the customer in {@code customer_totals FINAL}, and a later claim that changes the
+     * customer would read it stale. ClickHouse's DELETE is a mutation applied in the background: waits until it is done.
+     */
+    private void forgetInjectedRows() {
+        List<String> injected = versions.entrySet().stream().filter(v -> !v.getValue().equals(opened.get(v.getKey())))
+                .map(v -> "(customer_id = " + v.getKey() + " AND version > " + opened.getOrDefault(v.getKey(), 0L) + ")").toList();
+        if (injected.isEmpty()) {
+            return;
+        }
+        ClickHouse ch = ClickHouse.of(stand);
+        for (String table : List.of("raw_totals", "customer_totals")) {
+            ch.execute("ALTER TABLE " + table + " DELETE WHERE " + String.join(" OR ", injected));
+        }
+        await("ClickHouse deleted the injected rows").atMost(Duration.ofMinutes(1)).pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(200)).until(() -> ch.scalar("SELECT count() FROM system.mutations WHERE "
+                        + "database = currentDatabase() AND table IN ('raw_totals', 'customer_totals') AND is_done = 0") == 0);
     }
 
     /** Customers with a committed ds-streams snapshot after the injected records of their partition. */
