@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
  * {@code reports/guarantees.json} (docs/claims.md "Evidence and the report"; claim B7, the version
  * gate's last step). Prints the profiles and live versions that differ, then the claims whose verdict
  * changed and those found in only one report, the claims whose anomaly counts changed, and with
- * {@code --figures} the claims whose figures or expected values changed (else how many). An entry found only before whose tier (e.g. {@code faults}) did not run after is listed as
+ * {@code --figures} the claims whose figures or expected values changed (else how many). An entry found
+ * only before whose tier (e.g. {@code faults}) did not run after is listed as
  * not compared — neither worse nor passed — and counted apart in the summary.
  *
  * <p>Exit status: 0 when no claim got worse; 1 when a claim that PASSed before does not PASS after

@@ -7,8 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -18,16 +16,9 @@ import org.junit.jupiter.api.Test;
  */
 class ClaimCatalogTest {
 
-    private static final Pattern ROW = Pattern.compile("^\\| ([GB]\\d+) \\| ([^|]+) \\|", Pattern.MULTILINE);
-
-    /** @return "id title" of every claim row of a claims catalogue in markdown, in its order */
+    /** @return "id title" of every claim row of a claims catalogue in markdown, in its order ({@link ClaimStatements#rows}) */
     private static List<String> claims(Path markdown) throws IOException {
-        List<String> claims = new ArrayList<>();
-        Matcher m = ROW.matcher(Files.readString(markdown));
-        while (m.find()) {
-            claims.add(m.group(1) + " " + m.group(2).strip());
-        }
-        return claims;
+        return ClaimStatements.rows(Files.readString(markdown)).stream().map(r -> r.id() + " " + r.statement().title()).toList();
     }
 
     @Test

@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -52,12 +54,31 @@ final class ClaimStatements {
      */
     static Map<String, Statement> parse(String catalogue) {
         Map<String, Statement> statements = new LinkedHashMap<>();
+        rows(catalogue).forEach(row -> statements.putIfAbsent(row.id(), row.statement()));
+        return statements;
+    }
+
+    /**
+     * One claim row of a catalogue.
+     *
+     * @param id        the claim's id, e.g. {@code G3}
+     * @param statement its title and statement
+     */
+    record Row(String id, Statement statement) {
+    }
+
+    /**
+     * @param catalogue the text of a catalogue of claims ({@code docs/claims.md}, or the maintainers' copy)
+     * @return every claim row, in the catalogue's order, a repeated id included ({@code ClaimCatalogTest} compares them)
+     */
+    static List<Row> rows(String catalogue) {
+        List<Row> rows = new ArrayList<>();
         for (String line : catalogue.split("\n")) {
             Matcher row = ROW.matcher(line.strip());
             if (row.matches()) {
-                statements.putIfAbsent(row.group(1), new Statement(row.group(2).strip(), row.group(3).strip()));
+                rows.add(new Row(row.group(1), new Statement(row.group(2).strip(), row.group(3).strip())));
             }
         }
-        return statements;
+        return rows;
     }
 }

@@ -22,7 +22,8 @@ import org.junit.platform.launcher.LauncherSessionListener;
 /**
  * Writes {@code reports/guarantees.json} (shape fixed in docs/claims.md), {@code reports/guarantees.md} and the
  * claims' pages {@code reports/claims/<claim>.md} ({@link Markdown}) at the end of a claim run (failsafe sets
- * {@code seams.tier}); a run without claims, or a unit-test run, writes nothing. Registered as a JUnit Platform {@link LauncherSessionListener} (META-INF/services).
+ * {@code seams.tier}); a run without claims, or a unit-test run, writes nothing. Registered as a JUnit Platform
+ * {@link LauncherSessionListener} (META-INF/services).
  *
  * <ul>
  *   <li>Every claim id of {@link ClaimCatalog} appears: one entry per test (and part) that ran,
