@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * open transaction is rolled back and applied again, Debezium reconnects and resumes from its slot),
  * and the Kafka Connect worker restarted gracefully ({@code docker stop}, SIGTERM: the worker commits
  * its source offsets and stops its task; then started again). The kill -9 of the worker is B3's
- * ({@code it/ConnectIT}). Proof: the container stopped (exit code 0 for PostgreSQL) and came back.
+ * ({@code it/ConnectFaultIT}). Proof: the container stopped (exit code 0 for PostgreSQL) and came back.
  * The changes Debezium re-sent are counted; FINAL = PG per customer and per order.
  */
 @ExtendWith(StandContext.Resolver.class)

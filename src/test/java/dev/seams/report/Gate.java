@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
@@ -28,7 +29,9 @@ import java.util.Set;
  * build on them ({@code mvn verify}'s gate execution). A run restricted with {@code -Dit.test} (the mutation tier's
  * builds) is judged on the entries that ran ({@link #regressions}), and on the parts of a claim that ran
  * ({@link #vanishedParts}). An entry is renamed or retired only by naming it, with the reason, in {@value #WAIVERS}
- * ({@link #withWaivers}; the gate of {@code -Dseams.gate} reads it): never silently.
+ * ({@link #withWaivers}; the gate of {@code -Dseams.gate} reads it): never silently. An entry moved to another tier
+ * (e.g. to keep {@code mvn verify} within its budget) is named with its new tier in {@value #MOVES} ({@link #withMoves}):
+ * the whole run of its old tier no longer owes it, the whole run of its new tier does, and it must PASS there.
  */
 public final class Gate {
 
@@ -37,6 +40,8 @@ public final class Gate {
 
     /** The committed file of entries given up, each with its reason (also read by {@code CommittedReportTest}). */
     public static final String WAIVERS = "reports/waivers.tsv";
+    /** The committed file of entries moved to another tier than the baseline's: {@code <entry id><TAB><tier><TAB><reason>}. */
+    public static final String MOVES = "reports/tier-moves.tsv";
     /** The verdict of a baseline PASS part its claim's run no longer produced. */
     public static final String MISSING = "MISSING";
     private static final String PASS = Verdict.PASS.name();
@@ -108,6 +113,32 @@ public final class Gate {
     }
 
     /**
+     * @param moved entry id → the tier that produces it now ({@value #MOVES}); its baseline parts move with it
+     * @return this gate, owing those entries from their new tier's whole run ({@link #missing}) instead of the baseline's
+     */
+    public Gate withMoves(Map<String, String> moved) {
+        Map<String, String> now = new LinkedHashMap<>(tiers);
+        now.replaceAll((id, tier) -> moved.getOrDefault(id, partOf.containsKey(id) ? moved.getOrDefault(partOf.get(id), tier) : tier));
+        return new Gate(baseline, baselineCommit, verdicts, partOf, now, waived);
+    }
+
+    /**
+     * Reads the committed tier moves: lines {@code <entry id><TAB><tier><TAB><reason>}, {@code #} comments.
+     *
+     * @param file e.g. the project's {@value #MOVES}
+     * @return entry id → its tier now, in the file's order; empty if there is no file
+     * @throws IllegalStateException for a line without its tier or its reason
+     * @throws IOException           if the file cannot be read
+     */
+    public static Map<String, String> moves(Path file) throws IOException {
+        Map<String, String> moves = new LinkedHashMap<>();
+        for (String[] cols : rows(file, 3, "a move names the entry, its tier now and the reason")) {
+            moves.put(cols[0], cols[1]);
+        }
+        return moves;
+    }
+
+    /**
      * Reads the committed waivers: lines {@code <entry id><TAB><reason>}, {@code #} comments; every reason required.
      *
      * @param file e.g. the project's {@value #WAIVERS}
@@ -117,20 +148,29 @@ public final class Gate {
      */
     public static Map<String, String> waivers(Path file) throws IOException {
         Map<String, String> waivers = new LinkedHashMap<>();
+        for (String[] cols : rows(file, 2, "a waiver names the entry and its reason")) {
+            waivers.put(cols[0], cols[1]);
+        }
+        return waivers;
+    }
+
+    /** The rows of a committed tab-separated file, every one of {@code columns} non-blank; none if there is no file. */
+    private static List<String[]> rows(Path file, int columns, String rule) throws IOException {
+        List<String[]> rows = new ArrayList<>();
         if (!Files.exists(file)) {
-            return waivers;
+            return rows;
         }
         for (String line : Files.readAllLines(file)) {
             if (line.isBlank() || line.startsWith("#")) {
                 continue;
             }
-            String[] cols = line.split("\t", 2);
-            if (cols.length != 2 || cols[1].isBlank()) {
-                throw new IllegalStateException(file + ": a waiver names the entry and its reason: " + line);
+            String[] cols = line.split("\t", columns);
+            if (cols.length != columns || Arrays.stream(cols).anyMatch(String::isBlank)) {
+                throw new IllegalStateException(file + ": " + rule + ": " + line);
             }
-            waivers.put(cols[0].strip(), cols[1].strip());
+            rows.add(Arrays.stream(cols).map(String::strip).toArray(String[]::new));
         }
-        return waivers;
+        return rows;
     }
 
     /**
@@ -153,9 +193,10 @@ public final class Gate {
                 throw new IllegalStateException("-D" + PROPERTY + "=" + file + " is not a guarantees.json report");
             }
             try {
-                gate = of(report, file).withWaivers(waivers(Project.root().resolve(WAIVERS)));
+                gate = of(report, file).withWaivers(waivers(Project.root().resolve(WAIVERS)))
+                        .withMoves(moves(Project.root().resolve(MOVES)));
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot read " + WAIVERS, e);
+                throw new UncheckedIOException("cannot read " + WAIVERS + " or " + MOVES, e);
             }
             configured = gate;
         }

@@ -108,6 +108,34 @@ class GateTest {
     }
 
     @Test
+    void aMovedEntryAndItsPartsAreOwedByTheirNewTierOnly(@TempDir Path dir) throws Exception {
+        Gate gate = Gate.of(Map.of("claims", List.of(
+                Map.of("id", "G14", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "G14[3 kills under load]", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "G14[kill -9 @10%]", "verdict", "PASS", "tier", "default", "part_of", "G14[3 kills under load]"),
+                Map.of("id", "B5[broker-kill]", "verdict", "PASS", "tier", "faults"))), "baseline.json");
+        Path file = dir.resolve("tier-moves.tsv");
+        Files.writeString(file, "# comment
+G14[3 kills under load]	faults	the default tier's budget
+");
+        Gate moved = gate.withMoves(Gate.moves(file));
+        Map<String, Object> defaultRun = Map.of("claims", List.of(Map.of("id", "G14", "verdict", "PASS", "tier", "default")));
+        Map<String, Object> faultRun = Map.of("claims", List.of(
+                Map.of("id", "G14", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "G14[3 kills under load]", "verdict", "PASS", "tier", "faults"),
+                Map.of("id", "B5[broker-kill]", "verdict", "PASS", "tier", "faults")));
+
+        assertThat(moved.missing(defaultRun, List.of("default"))).as("no longer owed by the default tier").isEmpty();
+        assertThat(gate.missing(defaultRun, List.of("default"))).extracting(Gate.Regression::id)
+                .containsExactly("G14[3 kills under load]", "G14[kill -9 @10%]");
+        assertThat(moved.missing(faultRun, List.of("faults"))).extracting(Gate.Regression::line).as("owed by the faults tier, parts too")
+                .containsExactly("G14[kill -9 @10%]: PASS in the baseline, MISSING now (the faults tier ran whole and did not produce it)");
+        Files.writeString(file, "G14[3 kills under load]	faults
+");
+        assertThatThrownBy(() -> Gate.moves(file)).hasMessageContaining("a move names the entry, its tier now and the reason");
+    }
+
+    @Test
     void aNewCommittedReportLosesEveryPassItDoesNotKeepWhateverItsTier() {
         Gate previous = Gate.of(Map.of("claims", List.of(
                 Map.of("id", "G1", "verdict", "PASS", "tier", "default"),
