@@ -44,7 +44,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Both tests run the redelivered events through the real pipeline: {@code orders.events} →
  * ds-streams → {@code customer.totals} → sink → ClickHouse. In the fault tier: three kills under a 40 s load and a kill
  * mid-snapshot take about 75 s, which the default tier's budget has no room for; B3 itself (redelivered events, an
- * UPDATE and a DELETE) stays there ({@link TransactionsIT}).
+ * UPDATE and a DELETE) stays there ({@link RedeliveryIT}).
  */
 @ExtendWith(StandContext.Resolver.class)
 class ConnectFaultIT {

@@ -12,7 +12,6 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.report.FaultNotObservedException;
 import dev.seams.report.Project;
 import dev.seams.seed.OrderSeeder;
-import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
@@ -28,17 +27,11 @@ import dev.seams.stand.Totals;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -51,17 +44,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Where the Kafka transaction ends (source section "Где кончается транзакция Kafka"): the sink's
- * read_committed contract (G15), aborted and hanging transactions (B1), and redelivery of order
- * events that the per-order_id aggregation must absorb (B3). Each test settles the pipeline and
- * (where it compares ClickHouse with PostgreSQL) empties the sink's tables and reads the topic from
- * the start, so the tests run in any order.
+ * Where the Kafka transaction ends (source section "Где кончается транзакция Kafka"): aborted and hanging transactions
+ * stay invisible to the read_committed sink (B1). The sink's isolation contract (G15) is {@link IsolationIT}, the
+ * redelivery of order events (B3) {@link RedeliveryIT}. Each test settles the pipeline and (where it compares
+ * ClickHouse with PostgreSQL) empties the sink's tables and reads the topic from the start, so the tests run in any
+ * order.
  */
 @ExtendWith(StandContext.Resolver.class)
 class TransactionsIT {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern ISOLATION = Pattern.compile("isolation\\.level = (\\S+)");
     private static final Pattern ROGUE_AT = Pattern.compile("record at (\\d+)@(\\d+)");
     /** The orders count of every rogue snapshot: no real customer has it, so its row is recognisable. */
     private static final long ROGUE_ORDERS = 999_999;
@@ -73,70 +65,6 @@ class TransactionsIT {
     private static final int ROGUE_TIMEOUT_MS = 10_000;
     /** raw_totals rows with the record each came from (sink/TotalsMapper keeps kafka_partition, kafka_offset). */
     private static final String RAW_ROWS = "SELECT customer_id, orders, kafka_partition, kafka_offset FROM raw_totals";
-
-    // ---------------------------------------------------------------- G15
-
-    /**
-     * G15 and its control in one test, their two sink processes running side by side: the contract
-     * (no --isolation flag) in this entry, the control (--isolation read_uncommitted) in
-     * G15[control: --isolation read_uncommitted].
-     */
-    @Test
-    @Claim(id = "G15", title = "read_committed is the contract", exercises = {"sink/Sink", "cli/SinkCommand"})
-    void g15IsolationOfTheRunningConsumer(ClaimEvidence e, StandContext s) {
-        JvmProcess contract = startSink(s, null);
-        JvmProcess control = startSink(s, "read_uncommitted");
-        recordIsolation(e, contract, null);
-        e.note("Read from the ConsumerConfig values the running sink's KafkaConsumer logged when it was created "
-                + "(the sink CLI run as its own process, with no --isolation flag: its default), not from a constant.");
-        ClaimEvidence c = e.part("control: --isolation read_uncommitted");
-        recordIsolation(c, control, "read_uncommitted");
-        c.note("Control: the same reader reports the other level when the flag asks for it, so G15 reads the live value. "
-                + "This sink reads aborted data by design: it writes into its own database g15_control and group "
-                + "seams-g15-control, never the stand's tables or ds-sink. It ran beside G15's sink.");
-    }
-
-    /**
-     * Starts the sink CLI as its own process, until caught up.
-     *
-     * @param flag the {@code --isolation} value to pass, or null for the default (the contract)
-     */
-    private static JvmProcess startSink(StandContext s, String flag) {
-        Stand stand = s.stand();
-        ClickHouseTarget target = stand.clickhouseTarget();
-        List<String> args = new ArrayList<>();
-        if (flag != null) {
-            ClickHouse ch = s.ch();
-            ch.execute("CREATE DATABASE IF NOT EXISTS g15_control");
-            for (String table : List.of("raw_totals", "customer_totals")) {
-                ch.execute("CREATE TABLE IF NOT EXISTS g15_control." + table + " AS " + target.database() + "." + table);
-            }
-            target = new ClickHouseTarget(target.endpoint(), target.user(), target.password(), "g15_control");
-            args.addAll(List.of("--isolation", flag, "--group", "seams-g15-control"));
-        }
-        args.addAll(0, List.of("sink", "--bootstrap-servers", stand.bootstrapServers(),
-                "--clickhouse", target.endpoint(), "--clickhouse-user", target.user(), "--clickhouse-password", target.password(),
-                "--clickhouse-database", target.database(), "--until-caught-up"));
-        JvmProcess sink = new JvmProcess(flag == null ? "sink-g15" : "sink-g15-control", "dev.seams.cli.SeamsCli", args,
-                Project.root().resolve("target/stand-logs"));
-        sink.start();
-        return sink;
-    }
-
-    /** Waits for the sink process to end and records the isolation level its live consumer logged. */
-    private static void recordIsolation(ClaimEvidence e, JvmProcess sink, String flag) {
-        int exit = sink.awaitExit(Duration.ofMinutes(3));
-        String output = sink.output();
-        Matcher m = ISOLATION.matcher(output);
-        e.check("sink_exit_status", exit).isZero("the sink CLI process ends normally");
-        e.check("live_consumer_isolation_level", m.find() ? m.group(1) : "not logged")
-                .isEqualTo(flag == null ? "read_committed" : flag, flag == null
-                        ? "isolation.level of the running sink's consumer, by default"
-                        : "isolation.level of the running sink's consumer with --isolation " + flag);
-        e.figure("summary", output.lines().filter(l -> l.startsWith("sink: ")).findFirst().orElse("no summary line"));
-    }
-
-    // ---------------------------------------------------------------- B1
 
     /** Where one rogue record landed, and what each reader and table made of it. */
     private record Rogue(long customer, int partition, long offset) {
@@ -342,130 +270,6 @@ class TransactionsIT {
     private static PartitionLag partitionOf(List<PartitionLag> lags, int partition) {
         return lags.stream().filter(l -> l.partition() == partition).findFirst()
                 .orElseThrow(() -> new IllegalStateException("ds-sink has no offsets for partition " + partition));
-    }
-
-    // ---------------------------------------------------------------- B3
-
-    @Test
-    @Claim(id = "B3", title = "Upstream redelivery does not double count", exercises = {"streams/TotalsTopology",
-            "streams/OrderEvent", "sink/Sink"})
-    void b3RedeliveryDoesNotDoubleCount(ClaimEvidence e, StandContext s) throws Exception {
-        Topics topics = s.topics();
-        ClickHouse ch = s.ch();
-        Map<TopicPartition, Long> mark = topics.endOffsets(Stand.ORDERS_EVENTS);   // the seeded orders' events all lie after it
-        List<OrderSeeder.Order> seeded = s.pg().seed(20, 5, 161);
-        Set<Long> ids = seeded.stream().map(OrderSeeder.Order::orderId).collect(Collectors.toSet());
-        s.settle();
-
-        // (a) re-deliver the latest event of the 10 newest orders, byte for byte, as Debezium does after a Connect crash
-        TreeMap<Long, ConsumerRecord<byte[], byte[]>> latest = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : eventsOf(topics, mark, ids)) {
-            if (!isDeletion(r.value())) {
-                latest.put(orderIdOf(r), r);
-            }
-        }
-        List<ConsumerRecord<byte[], byte[]>> redelivered = new ArrayList<>(latest.descendingMap().values()).subList(0, Math.min(10, latest.size()));
-        try (KafkaProducer<byte[], byte[]> producer = topics.producer(null)) {
-            for (ConsumerRecord<byte[], byte[]> r : redelivered) {
-                producer.send(new ProducerRecord<>(Stand.ORDERS_EVENTS, r.partition(), r.key(), r.value(), r.headers())).get();
-            }
-        }
-        // (b) UPDATE of an amount, UPDATE moving an order to another customer, DELETE
-        long[] changed = redelivered.stream().mapToLong(TransactionsIT::orderIdOf).toArray();
-        try (Connection c = s.stand().pg(); Statement st = c.createStatement()) {
-            st.executeUpdate("UPDATE orders SET amount = amount + 1.11 WHERE order_id = " + changed[0]);
-            st.executeUpdate("UPDATE orders SET customer_id = CASE WHEN customer_id = 5 THEN 1 ELSE customer_id + 1 END WHERE order_id = " + changed[1]);
-            st.executeUpdate("DELETE FROM orders WHERE order_id = " + changed[2]);
-        } catch (SQLException ex) {
-            throw new IllegalStateException(ex);
-        }
-        s.settle();
-        ch.truncate("raw_totals", "customer_totals");
-        SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
-
-        // what orders.events now holds for the seeded orders, and the naive twin that counts every event
-        List<ConsumerRecord<byte[], byte[]>> events = eventsOf(topics, mark, ids);
-        Map<Long, Integer> identicalCopies = new HashMap<>();
-        Map<Long, Integer> naiveCount = new TreeMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : events) {
-            for (ConsumerRecord<byte[], byte[]> d : redelivered) {
-                if (orderIdOf(r) == orderIdOf(d) && Arrays.equals(r.value(), d.value())) {
-                    identicalCopies.merge(orderIdOf(r), 1, Integer::sum);
-                }
-            }
-            if (!isDeletion(r.value())) {
-                naiveCount.merge(orderIdOf(r), 1, Integer::sum);
-            }
-        }
-        long redeliveredInTopic = identicalCopies.values().stream().filter(n -> n >= 2).count();
-        Map<Long, OrderSeeder.Order> pgOrders = new TreeMap<>(s.pg().orders());
-        pgOrders.keySet().retainAll(ids);
-        long naiveDuplicateKeys = pgOrders.keySet().stream().filter(id -> naiveCount.getOrDefault(id, 0) > 1).count();
-        long naiveDeletedCounted = naiveCount.keySet().stream().filter(id -> !pgOrders.containsKey(id)).count();
-        BigDecimal naiveSum = events.stream().filter(r -> !isDeletion(r.value()))
-                .map(r -> new BigDecimal(json(r.value()).get("amount").asText())).reduce(BigDecimal.ZERO, BigDecimal::add);
-        BigDecimal pgSum = pgOrders.values().stream().map(OrderSeeder.Order::amount).reduce(BigDecimal.ZERO, BigDecimal::add);
-
-        e.figure("orders_seeded", (long) seeded.size());
-        e.figure("sink_summary", run.line());
-        e.check("redelivered_events_in_topic", redeliveredInTopic).isEqualTo(redelivered.size(),
-                "orders whose re-delivered event sits in orders.events at least twice, byte for byte: the redelivery took effect");
-        e.figure("events_of_the_seeded_orders", (long) events.size());
-        e.negativeControl("naive_twin_duplicate_keys", naiveDuplicateKeys, Anomaly.DUPLICATE,
-                "PG orders (of this test) that a naive count of every order event counts more than once");
-        e.figure("naive_twin_deleted_orders_counted", naiveDeletedCounted);
-        e.figure("naive_twin_event_sum", naiveSum.setScale(2).toPlainString());
-        e.figure("pg_sum_of_the_seeded_orders", pgSum.setScale(2).toPlainString());
-        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL after redelivery, UPDATE x2 and DELETE");
-        e.table("Naive twin per order (orders of this test that it counts more than once, or counts though PG deleted them)",
-                List.of("order_id", "events counted", "PG"), naiveCount.entrySet().stream()
-                        .filter(x -> x.getValue() > 1 || !pgOrders.containsKey(x.getKey()))
-                        .map(x -> List.<Object>of(x.getKey(), x.getValue(), pgOrders.containsKey(x.getKey())
-                                ? "customer " + pgOrders.get(x.getKey()).customerId() + " " + pgOrders.get(x.getKey()).amount() : "deleted"))
-                        .toList());
-        e.note("The aggregation is a KTable keyed by order_id: a redelivered identical event replaces itself, an UPDATE "
-                + "subtracts the old version and adds the new one, a DELETE subtracts. The naive twin counts every event of "
-                + "the test's orders and is off by the redeliveries, the updates and the deleted order.");
-    }
-
-    /** @return the orders.events records (read_committed) at or after {@code from} whose key is one of these order ids */
-    private static List<ConsumerRecord<byte[], byte[]>> eventsOf(Topics topics, Map<TopicPartition, Long> from, Set<Long> ids) {
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        topics.readFrom(Stand.ORDERS_EVENTS, "read_committed", from, r -> {
-            Long id = keyId(r.key());
-            if (id != null && ids.contains(id)) {
-                records.add(r);
-            }
-        });
-        return records;
-    }
-
-    /** @return the order id an orders.events key names (JSON text of the id), or null for another key */
-    private static Long keyId(byte[] key) {
-        if (key == null) {
-            return null;
-        }
-        try {
-            return Long.parseLong(new String(key, StandardCharsets.UTF_8).strip());
-        } catch (NumberFormatException ex) {
-            return null;
-        }
-    }
-
-    private static long orderIdOf(ConsumerRecord<byte[], byte[]> r) {
-        return keyId(r.key());
-    }
-
-    /**
-     * Whether an orders.events value is a DELETE: a tombstone, the JSON literal {@code null}, or a
-     * row that Debezium's rewrite mode flags ({@code "__deleted":"true"} or {@code "__op":"d"}).
-     */
-    private static boolean isDeletion(byte[] value) {
-        if (value == null || "null".equals(new String(value, StandardCharsets.UTF_8).strip())) {
-            return true;
-        }
-        JsonNode v = json(value);
-        return "true".equals(v.path("__deleted").asText()) || "d".equals(v.path("__op").asText());
     }
 
     private static JsonNode json(byte[] value) {
