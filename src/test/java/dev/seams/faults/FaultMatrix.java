@@ -2,6 +2,7 @@ package dev.seams.faults;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.check.ResentChanges;
 import dev.seams.lag.LagProbe;
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimCatalog;
@@ -235,7 +236,7 @@ public final class FaultMatrix {
         if (!unstored.isEmpty()) {
             e.figure("snapshots_never_stored_examples", String.join(", ", unstored.subList(0, Math.min(5, unstored.size()))));
         }
-        resentEvents(e, topics, eventsStart, applied.changes());
+        ResentChanges.record(e, topics, eventsStart, applied.changes());
         Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL");
         Reconciliation.orders(Pg.of(stand).orders(), Reconciliation.orderRows(ch, Reconciliation.ORDER_DEDUP_FINAL))
                 .record(e, "PostgreSQL orders vs order_dedup FINAL");
@@ -352,31 +353,6 @@ public final class FaultMatrix {
         }
     }
 
-    /**
-     * Debezium's re-sends (a restarted connector resumes from its last committed source offset): the
-     * {@code orders.events} records of the run whose change — order key, {@code __lsn}, {@code __op} —
-     * was already written once, counted per change.
-     */
-    private static void resentEvents(ClaimEvidence e, Topics topics, Map<TopicPartition, Long> from, long changes) {
-        Map<String, Long> seen = new java.util.HashMap<>();
-        long[] records = {0};
-        topics.readFrom(Stand.ORDERS_EVENTS, "read_committed", from, r -> {
-            records[0]++;
-            String value = r.value() == null ? "" : new String(r.value(), java.nio.charset.StandardCharsets.UTF_8);
-            java.util.regex.Matcher lsn = LSN.matcher(value);
-            java.util.regex.Matcher op = OP.matcher(value);
-            String key = (r.key() == null ? "" : new String(r.key(), java.nio.charset.StandardCharsets.UTF_8))
-                    + "@" + (lsn.find() ? lsn.group(1) : r.partition() + "/" + r.offset()) + ":" + (op.find() ? op.group(1) : "?");
-            seen.merge(key, 1L, Long::sum);
-        });
-        e.figure("orders_events_records_of_the_run", records[0]);
-        e.figure("orders_events_changes_resent", seen.values().stream().mapToLong(n -> n - 1).sum());
-        e.check("orders_events_changes_of_the_run", (long) seen.size()).isAtLeast(changes,
-                "distinct changes (order, LSN, op) in orders.events during the run: at least the load's changes");
-    }
-
-    private static final java.util.regex.Pattern LSN = java.util.regex.Pattern.compile("\"__lsn\":(\\d+)");
-    private static final java.util.regex.Pattern OP = java.util.regex.Pattern.compile("\"__op\":\"(\\w)\"");
 
     /** @return whether the group has read all data of the topic (lag 0, or only transaction markers behind) */
     private static boolean caughtUp(LagProbe probe, String group, String topic) {
