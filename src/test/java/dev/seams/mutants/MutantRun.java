@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Killed means the build went red because of a check (issue 36 §1): an entry FAILed, or an entry that PASSed in
  * the baseline does not PASS (the gate) — and the same entry is not red in the unmutated control build of the same
- * selectors ({@link Control}). An entry that is ENVIRONMENT (the stand did not start or failed) and a build that timed
+ * selectors ({@link MutantControls.Control}). An entry that is ENVIRONMENT (the stand did not start or failed) and a build that timed
  * out are never a kill: a mutant with nothing else is an ERROR. Each kill is credited to the check that fired
  * ({@link #credit}): the entry's own check, or the shared settle precondition ({@code stand/Pipeline}) named as itself.
  * The unit tests that failed are recorded beside, never counted as the kill.
@@ -92,30 +92,6 @@ public final class MutantRun {
     }
 
     /**
-     * The unmutated control build of a tier (issue 36 §1): the copy without a patch, built with the union of the
-     * selectors of that tier's mutants (or the whole tier), not stopped at its first red claim. An entry red here is
-     * red without any mutant, so it counts for none.
-     *
-     * @param tier     the tier
-     * @param selector its {@code -Dit.test} selector, or {@code (whole tier)}
-     * @param exit     Maven's exit status
-     * @param seconds  its wall time
-     * @param log      its output
-     * @param red      every entry that FAILed, regressed or was ENVIRONMENT: entry id → its line
-     */
-    public record Control(String tier, String selector, int exit, double seconds, Path log, Map<String, String> red) {
-
-        /** @return why the control cannot tell a mutant's red from the unmutated tree's (timed out, ENVIRONMENT), or null */
-        public String broken() {
-            if (exit == -1) {
-                return "the control build timed out: see " + log;
-            }
-            return red.values().stream().filter(why -> why.startsWith(Verdict.ENVIRONMENT.name())).findFirst()
-                    .map(why -> "the control build's stand failed (" + why + "): see " + log).orElse(null);
-        }
-    }
-
-    /**
      * A mutant's outcome.
      *
      * @param mutant   the mutant
@@ -166,7 +142,7 @@ public final class MutantRun {
      * @return its outcome (never throws for a failing build: that is an outcome)
      * @throws UncheckedIOException if the copy cannot be made
      */
-    public static Result run(Mutant mutant, Settings settings, Controls controls) {
+    public static Result run(Mutant mutant, Settings settings, MutantControls controls) {
         long t0 = System.nanoTime();
         Path dir = settings.work().resolve(mutant.id());
         Path tree = dir.resolve("tree");
@@ -219,59 +195,6 @@ public final class MutantRun {
             return "the stand did not start or failed (ENVIRONMENT is never a kill): " + String.join("; ", environment);
         }
         return null;
-    }
-
-    /**
-     * The control builds of a tier run, made once each when first asked for (issue 36 §1).
-     */
-    public static final class Controls {
-
-        private final Settings settings;
-        private final Map<String, String> selectors;
-        private final Map<String, Control> made = new LinkedHashMap<>();
-
-        /**
-         * @param settings how the tier runs
-         * @param mutants  the mutants of this run: each tier's control runs the union of their selectors
-         */
-        public Controls(Settings settings, List<Mutant> mutants) {
-            this.settings = settings;
-            Map<String, Set<String>> union = new LinkedHashMap<>();
-            mutants.forEach(m -> union.computeIfAbsent(m.tier(), t -> new LinkedHashSet<>()).addAll(m.expected()));
-            this.selectors = new LinkedHashMap<>();
-            union.forEach((tier, sel) -> selectors.put(tier, String.join(",", sel)));
-        }
-
-        /**
-         * @param tier  the tier
-         * @param whole whether the mutant's build ran the whole tier (then the control does too)
-         * @return the entries red in that control: none of them counts as a kill
-         */
-        Set<String> red(String tier, boolean whole) {
-            return control(tier, whole).red().keySet();
-        }
-
-        /** @return why the control of that tier is no comparison (see {@link Control#broken()}), or null */
-        String broken(String tier, boolean whole) {
-            return control(tier, whole).broken();
-        }
-
-        private Control control(String tier, boolean whole) {
-            return made.computeIfAbsent(tier + (whole ? " (whole tier)" : ""), k -> {
-                Path dir = settings.work().resolve("control-" + tier + (whole ? "-whole" : ""));
-                copy(settings.root(), dir.resolve("tree"));
-                Build b = build("control", tier, settings, dir.resolve("tree"), dir, whole ? null : selectors.get(tier), 1, false, Set.of());
-                Map<String, String> red = new LinkedHashMap<>(b.killers());
-                red.putAll(b.notCounted());
-                LOG.info("control build of the {} tier ({}): exit {}, red {}", tier, b.selector(), b.exit(), red.keySet());
-                return new Control(tier, b.selector(), b.exit(), b.seconds(), b.log(), red);
-            });
-        }
-
-        /** @return the control builds made, in order */
-        public List<Control> made() {
-            return List.copyOf(made.values());
-        }
     }
 
     /**
@@ -350,7 +273,7 @@ public final class MutantRun {
         return null;
     }
 
-    private static Build build(String id, String tier, Settings settings, Path tree, Path dir, String selector, int n,
+    static Build build(String id, String tier, Settings settings, Path tree, Path dir, String selector, int n,
                                boolean failFast, Set<String> controlRed) {
         List<String> args = new ArrayList<>(List.of(settings.mvn(), "-B", "-ntp", "verify", "-Dseams.profile=" + settings.profile(),
                 "-Dseams.gate=" + settings.baseline().toAbsolutePath(), "-Dseams.unit.failure.ignore=true",

@@ -39,7 +39,7 @@ final class MutantsReport {
      * @param seconds   the tier's wall time
      * @return the report as plain maps and lists
      */
-    static Map<String, Object> toJson(List<MutantRun.Result> results, List<MutantRun.Control> controls, MutantCatalog catalog,
+    static Map<String, Object> toJson(List<MutantRun.Result> results, List<MutantControls.Control> controls, MutantCatalog catalog,
                                       ClaimCatalog claims, MutantRun.Settings settings, Provenance source, Map<String, Object> baseline,
                                       double seconds) {
         Map<String, Object> json = new LinkedHashMap<>();
@@ -67,7 +67,7 @@ final class MutantsReport {
                 && r.credits().values().stream().allMatch(MutantRun.SETTLE_PRECONDITION::equals)).count());
         json.put("summary", summary);
         List<Map<String, Object>> controlJson = new ArrayList<>();
-        for (MutantRun.Control c : controls) {
+        for (MutantControls.Control c : controls) {
             Map<String, Object> one = new LinkedHashMap<>();
             one.put("tier", c.tier());
             one.put("selector", c.selector());

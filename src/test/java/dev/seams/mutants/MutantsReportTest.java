@@ -33,7 +33,7 @@ class MutantsReportTest {
         MutantRun.Settings settings = new MutantRun.Settings(ROOT, ROOT.resolve("target/mutants"), ROOT.resolve("reports/guarantees.json"),
                 "offline", "mvn", false, Duration.ofMinutes(30));
         Provenance source = new Provenance("abc", Map.of(), "2af64c2", false);
-        Map<String, Object> json = MutantsReport.toJson(results, List.of(new MutantRun.Control("default", "OutagesIT,TransactionsIT", 0, 80.0,
+        Map<String, Object> json = MutantsReport.toJson(results, List.of(new MutantControls.Control("default", "OutagesIT,TransactionsIT", 0, 80.0,
                         ROOT.resolve("control.log"), Map.of())), MutantCatalog.load(), ClaimCatalog.load(), settings, source,
                 Map.of("source", Map.of("content_hash", "abc", "commit", "2af64c2")), 165.0);
 

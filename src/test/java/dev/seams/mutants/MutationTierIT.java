@@ -46,7 +46,7 @@ class MutationTierIT {
         Provenance source = Provenance.of(root);
         long t0 = System.nanoTime();
         List<MutantRun.Result> results = new ArrayList<>();
-        MutantRun.Controls controls = new MutantRun.Controls(settings, mutants);   // unmutated, same selectors (issue 36 §1)
+        MutantControls controls = new MutantControls(settings, mutants);   // unmutated, same selectors (issue 36 §1)
         for (Mutant m : mutants) {
             MutantRun.Result r = MutantRun.run(m, settings, controls);
             LOG.info("mutant {}: {} {} {} ({} s)", m.id(), r.verdict(), r.killerEntries(), r.detail(), r.seconds());
