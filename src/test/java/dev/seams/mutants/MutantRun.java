@@ -30,11 +30,12 @@ import org.slf4j.LoggerFactory;
  * ({@code -Dit.test}), every one of them; if they let the mutant survive, the rest of its tier, stopped at its first
  * red claim ({@code -Dseams.fail.fast=true}: red from then on).
  *
- * <p>Killed means the build went red because of a check (issue 36 §1): an entry FAILed, or an entry that PASSed in
- * the baseline does not PASS (the gate) — and the same entry is not red in the unmutated control build of the same
- * selectors ({@link MutantControls.Control}). An entry that is ENVIRONMENT (the stand did not start or failed) and a build that timed
- * out are never a kill: a mutant with nothing else is an ERROR. Each kill is credited to the check that fired
- * ({@link #credit}): the entry's own check, or the shared settle precondition ({@code stand/Pipeline}) named as itself.
+ * <p>Killed means the build went red because of a check (issue 36 §1): an entry FAILed, or an entry that PASSed in the
+ * baseline does not PASS (the gate) — and the same entry is not red in the unmutated control build of the same
+ * selectors ({@link MutantControls.Control}). An entry that is ENVIRONMENT (the stand did not start or failed) and a
+ * build that timed out are never a kill: a mutant with nothing else is an ERROR. Each kill is credited to the check
+ * that fired ({@link #credit}): the entry's own check, or the shared settle precondition ({@code stand/Pipeline}) named
+ * as itself.
  * The unit tests that failed are recorded beside, never counted as the kill.
  */
 public final class MutantRun {

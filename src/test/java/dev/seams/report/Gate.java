@@ -23,15 +23,15 @@ import java.util.Set;
  * ({@link #regressions(Map)}), so a mutant counts as killed exactly when this gate (or a FAIL) would
  * have stopped the build.
  *
- * <p>No entry can vanish (issue 36 §2): a whole run of a tier ({@link #missing}) has a regression {@value #MISSING}
- * for every entry of that tier that PASSed in the baseline and that the run did not produce or produced as NOT_RUN —
- * a deleted or disabled claim test, a renamed variant (a MISSING plus a new entry). {@code GateCheckTest} fails the
- * build on them ({@code mvn verify}'s gate execution). A run restricted with {@code -Dit.test} (the mutation tier's
- * builds) is judged on the entries that ran ({@link #regressions}), and on the parts of a claim that ran
- * ({@link #vanishedParts}). An entry is renamed or retired only by naming it, with the reason, in {@value #WAIVERS}
- * ({@link #withWaivers}; the gate of {@code -Dseams.gate} reads it): never silently. An entry moved to another tier
- * (e.g. to keep {@code mvn verify} within its budget) is named with its new tier in {@value #MOVES} ({@link #withMoves}):
- * the whole run of its old tier no longer owes it, the whole run of its new tier does, and it must PASS there.
+ * <p>No entry can vanish (issue 36 §2): a whole run of a tier ({@link #missing}) has a regression {@value #MISSING} for
+ * every entry of that tier that PASSed in the baseline and that the run did not produce or produced as NOT_RUN — a
+ * deleted or disabled claim test, a renamed variant (a MISSING plus a new entry). {@code GateCheckTest} fails the build
+ * on them ({@code mvn verify}'s gate execution). A run restricted with {@code -Dit.test} (the mutation tier's builds)
+ * is judged on the entries that ran ({@link #regressions}), and on the parts of a claim that ran ({@link
+ * #vanishedParts}). An entry is renamed or retired only by naming it, with the reason, in {@value #WAIVERS} ({@link
+ * #withWaivers}; the gate of {@code -Dseams.gate} reads it): never silently. An entry moved to another tier (e.g. to
+ * keep {@code mvn verify} within its budget) is named with its new tier in {@value #MOVES} ({@link #withMoves}): the
+ * whole run of its old tier no longer owes it, the whole run of its new tier does, and it must PASS there.
  */
 public final class Gate {
 
@@ -40,7 +40,7 @@ public final class Gate {
 
     /** The committed file of entries given up, each with its reason (also read by {@code CommittedReportTest}). */
     public static final String WAIVERS = "reports/waivers.tsv";
-    /** The committed file of entries moved to another tier than the baseline's: {@code <entry id><TAB><tier><TAB><reason>}. */
+    /** The committed file of entries another tier produces now: {@code <entry id><TAB><tier><TAB><reason>}. */
     public static final String MOVES = "reports/tier-moves.tsv";
     /** The verdict of a baseline PASS part its claim's run no longer produced. */
     public static final String MISSING = "MISSING";
@@ -114,7 +114,7 @@ public final class Gate {
 
     /**
      * @param moved entry id → the tier that produces it now ({@value #MOVES}); its baseline parts move with it
-     * @return this gate, owing those entries from their new tier's whole run ({@link #missing}) instead of the baseline's
+     * @return this gate, owing those entries from their new tier's whole run ({@link #missing}), not the baseline's
      */
     public Gate withMoves(Map<String, String> moved) {
         Map<String, String> now = new LinkedHashMap<>(tiers);
