@@ -47,8 +47,9 @@ class MutantsReportTest {
         List<Map<String, Object>> claims = (List<Map<String, Object>>) json.get("claims");
         assertThat(claims).filteredOn(c -> c.get("id").equals("B5")).singleElement()
                 .satisfies(c -> assertThat(c.get("killed")).isEqualTo(List.of("sink-skip-retriable-batch")));
-        assertThat(claims).filteredOn(c -> c.get("id").equals("B18")).singleElement()
-                .satisfies(c -> assertThat(String.valueOf(c.get("why_none"))).startsWith("not built yet"));
+        ClaimCatalog.load().entries().stream().filter(claim -> !claim.built()).forEach(claim -> assertThat(claims)
+                .filteredOn(c -> c.get("id").equals(claim.id())).singleElement()
+                .satisfies(c -> assertThat(String.valueOf(c.get("why_none"))).startsWith("not built yet")));
         String md = MutantsReport.markdown(json);
         assertThat(mutants.get(0)).containsEntry("credited", Map.of("B5[quick-clickhouse-stop]", "B5[quick-clickhouse-stop]"));
         assertThat(md).contains("- tier `default`, `OutagesIT,TransactionsIT`: exit 0, 80.0 s; no entry red")

@@ -175,7 +175,20 @@ public final class ContainerControl {
      * @throws IllegalStateException if {@code cat} fails, or does not finish within 30 s
      */
     public byte[] readFile(String path) {
-        ExecCreateCmdResponse exec = docker.execCreateCmd(id).withCmd("cat", path).withAttachStdout(true).withAttachStderr(true).exec();
+        return exec("cat", path);
+    }
+
+    /**
+     * Runs a command inside the running container ({@code docker exec}), e.g. a shell line that adds a line to
+     * {@code pg_hba.conf} (claim B18).
+     *
+     * @param command the command and its arguments
+     * @return its standard output
+     * @throws IllegalStateException if it exits other than 0, or does not finish within 30 s
+     */
+    public byte[] exec(String... command) {
+        String what = String.join(" ", command);
+        ExecCreateCmdResponse exec = docker.execCreateCmd(id).withCmd(command).withAttachStdout(true).withAttachStderr(true).exec();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         try (ResultCallback.Adapter<Frame> done = docker.execStartCmd(exec.getId()).exec(new ResultCallback.Adapter<>() {
@@ -185,20 +198,20 @@ public final class ContainerControl {
             }
         })) {
             if (!done.awaitCompletion(30, TimeUnit.SECONDS)) {
-                throw new IllegalStateException("cat " + path + " in container " + id + " did not finish within 30 s");
+                throw new IllegalStateException(what + " in container " + id + " did not finish within 30 s");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while reading " + path + " in container " + id, e);
+            throw new IllegalStateException("interrupted while running " + what + " in container " + id, e);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         // the output's end can reach us before Docker records the exit status
-        Long exit = await("cat " + path + " in container " + id + " has an exit status").atMost(Duration.ofSeconds(5))
+        Long exit = await(what + " in container " + id + " has an exit status").atMost(Duration.ofSeconds(5))
                 .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(20))
                 .until(() -> docker.inspectExecCmd(exec.getId()).exec(), r -> !Boolean.TRUE.equals(r.isRunning())).getExitCodeLong();
         if (exit == null || exit != 0) {
-            throw new IllegalStateException("cat " + path + " in container " + id + " exited with " + exit + ": "
+            throw new IllegalStateException(what + " in container " + id + " exited with " + exit + ": "
                     + err.toString(StandardCharsets.UTF_8).strip());
         }
         return out.toByteArray();

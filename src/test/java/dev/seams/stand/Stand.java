@@ -95,6 +95,8 @@ public final class Stand {
 
     private Map<String, String> versions;
     private volatile List<Long> preexistingOrders = List.of();
+    /** host:port of the source database as seen from this host; null: the stand's own PostgreSQL container (B18 moves it) */
+    private volatile String sourceAddress;
 
     private Stand(Images images) {
         this.images = images;
@@ -416,7 +418,20 @@ public final class Stand {
         Properties props = new Properties();
         props.setProperty("user", postgres.getUsername());
         props.setProperty("password", postgres.getPassword());
-        return DriverManager.getConnection(postgres.getJdbcUrl(), props);
+        return DriverManager.getConnection(sourceJdbcUrl(), props);
+    }
+
+    /**
+     * Makes a promoted standby the stand's source database (claim B18, failover of the source): from now on
+     * {@link #pg()}, {@link #pgJdbcUrl(String)} and every reader of PostgreSQL's truth reach it. Inside the stand's
+     * network the caller moves the alias {@code postgres} to it, so that Connect reaches it under the same name.
+     *
+     * @param host the promoted server's host as seen from this host
+     * @param port its port mapped to this host
+     */
+    public void failOverSource(String host, int port) {
+        sourceAddress = host + ":" + port;
+        LOG.info("the source database is now {} (a promoted standby)", sourceAddress);
     }
 
     /**
@@ -425,12 +440,18 @@ public final class Stand {
      * @return its JDBC URL as seen from this host; log in with {@link #pgUser()} / {@link #pgPassword()}
      */
     public String pgJdbcUrl(String database) {
-        return "jdbc:postgresql://" + postgres.getHost() + ":" + postgres.getMappedPort(5432) + "/" + database;
+        String address = sourceAddress;
+        return "jdbc:postgresql://" + (address != null ? address : postgres.getHost() + ":" + postgres.getMappedPort(5432)) + "/" + database;
     }
 
     /** @return the source database's JDBC URL as seen from this host (the database {@link #pg()} connects to) */
     public String sourceJdbcUrl() {
         return pgJdbcUrl(postgres.getDatabaseName());
+    }
+
+    /** @return the source database's name (the one {@link #pg()} connects to) */
+    public String sourceDatabase() {
+        return postgres.getDatabaseName();
     }
 
     /** @return the PostgreSQL user of {@link #pg()} and {@link #pgJdbcUrl(String)} */
