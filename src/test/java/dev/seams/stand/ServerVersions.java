@@ -1,10 +1,20 @@
 package dev.seams.stand;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -12,7 +22,7 @@ import java.util.regex.Pattern;
  * version and a live one mean the same release (claim B7, docs/claims.md: "every image declares the
  * version it contains and B7 fails when a server's live version differs").
  *
- * <p>Formats met, per component (live = what the running server reports, see {@code Stand.liveVersions()};
+ * <p>Formats met, per component (live = what the running server reports, see {@link #live};
  * declared = an image label {@code seams.version.<component>}, a version tag, or {@code -Dkafka.version}):
  * <ul>
  *   <li>{@code postgresql}: live {@code SHOW server_version} = {@code 15.18 (Debian 15.18-0+deb12u1)}
@@ -108,5 +118,53 @@ public final class ServerVersions {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Each component's version as the running servers report it (docs/claims.md: the report header; B7):
+     * PostgreSQL {@code SHOW server_version}; the broker's software version from its start-up line
+     * {@code Kafka version: X} (no Kafka API returns it) and its finalized features from the Admin
+     * API ({@code describeFeatures}: {@code metadata.version} level and the others); Kafka Connect's
+     * REST root {@code GET /}; the PostgreSQL connector's version from {@code GET /connector-plugins};
+     * the Kafka Streams library the Streams process runs; ClickHouse {@code SELECT version()}.
+     * A value that cannot be read is {@code unknown: <reason>}.
+     *
+     * @param stand the stand, started
+     * @return component ({@link #COMPONENTS}, and {@code kafka_features}) → version
+     */
+    public static Map<String, String> live(Stand stand) {
+        Map<String, String> live = new LinkedHashMap<>();
+        live.put("postgresql", Pg.of(stand).version());
+        Matcher m = Pattern.compile("Kafka version: (\\S+)").matcher(stand.kafka().logs());
+        live.put("kafka", m.find() ? m.group(1) : "unknown: no 'Kafka version:' line in the broker log");
+        try {
+            var features = new TreeMap<String, Short>();
+            stand.admin().describeFeatures().featureMetadata().get(30, TimeUnit.SECONDS).finalizedFeatures()
+                    .forEach((name, range) -> features.put(name, range.maxVersionLevel()));
+            live.put("kafka_features", features.toString());
+        } catch (Exception e) {
+            live.put("kafka_features", "unknown: " + e);
+        }
+        try {
+            var http = HttpClient.newHttpClient();
+            ObjectMapper json = new ObjectMapper();
+            var root = http.send(HttpRequest.newBuilder(URI.create(stand.connect().getTarget() + "/")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            live.put("kafka_connect", json.readTree(root).path("version").asText("unknown"));
+            var plugins = http.send(HttpRequest.newBuilder(URI.create(stand.connect().getTarget() + "/connector-plugins")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            String debezium = "unknown: no PostgresConnector in GET /connector-plugins";
+            for (var plugin : json.readTree(plugins)) {
+                if (plugin.path("class").asText().equals(stand.connectorConfig().get("connector.class"))) {
+                    debezium = plugin.path("version").asText("unknown");
+                }
+            }
+            live.put("debezium", debezium);
+        } catch (IOException | InterruptedException e) {
+            live.put("kafka_connect", "unknown: " + e);
+        }
+        live.put("kafka_streams", ServerVersions.kafkaStreamsLibrary());
+        live.put("clickhouse", ClickHouse.of(stand).version());
+        return live;
     }
 }

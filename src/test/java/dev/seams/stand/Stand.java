@@ -183,7 +183,7 @@ public final class Stand {
         LOG.info("stand up in {} s", String.format("%.1f", startSeconds));
         Evidence.suite("profile", images.profile());
         Evidence.suite("stand_start_seconds", Math.round(startSeconds * 10) / 10.0);
-        versions = liveVersions();
+        versions = ServerVersions.live(this);
         Evidence.suite("versions", versions);
     }
 
@@ -222,51 +222,6 @@ public final class Stand {
         }
     }
 
-    /**
-     * Each component's version as the running servers report it (docs/claims.md: the report header; B7):
-     * PostgreSQL {@code SHOW server_version}; the broker's software version from its start-up line
-     * {@code Kafka version: X} (no Kafka API returns it) and its finalized features from the Admin
-     * API ({@code describeFeatures}: {@code metadata.version} level and the others); Kafka Connect's
-     * REST root {@code GET /}; the PostgreSQL connector's version from {@code GET /connector-plugins};
-     * the Kafka Streams library the Streams process runs; ClickHouse {@code SELECT version()}.
-     * A value that cannot be read is {@code unknown: <reason>}.
-     */
-    private Map<String, String> liveVersions() {
-        Map<String, String> live = new java.util.LinkedHashMap<>();
-        live.put("postgresql", Pg.of(this).version());
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Kafka version: (\\S+)").matcher(kafka.logs());
-        live.put("kafka", m.find() ? m.group(1) : "unknown: no 'Kafka version:' line in the broker log");
-        try {
-            var features = new java.util.TreeMap<String, Short>();
-            admin.describeFeatures().featureMetadata().get(30, java.util.concurrent.TimeUnit.SECONDS).finalizedFeatures()
-                    .forEach((name, range) -> features.put(name, range.maxVersionLevel()));
-            live.put("kafka_features", features.toString());
-        } catch (Exception e) {
-            live.put("kafka_features", "unknown: " + e);
-        }
-        try {
-            var http = java.net.http.HttpClient.newHttpClient();
-            ObjectMapper json = new ObjectMapper();
-            var root = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(connect.getTarget() + "/")).build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-            live.put("kafka_connect", json.readTree(root).path("version").asText("unknown"));
-            var plugins = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(connect.getTarget() + "/connector-plugins")).build(),
-                    java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-            String debezium = "unknown: no PostgresConnector in GET /connector-plugins";
-            for (var plugin : json.readTree(plugins)) {
-                if (plugin.path("class").asText().equals(connectorConfig().get("connector.class"))) {
-                    debezium = plugin.path("version").asText("unknown");
-                }
-            }
-            live.put("debezium", debezium);
-        } catch (IOException | InterruptedException e) {
-            live.put("kafka_connect", "unknown: " + e);
-        }
-        live.put("kafka_streams", ServerVersions.kafkaStreamsLibrary());
-        live.put("clickhouse", ClickHouse.of(this).version());
-        return live;
-    }
-
     /** @return claim B7: each component's declared version (image labels, version tags, -Dkafka.version) against its live one */
     public List<VersionGate.Check> versionChecks() {
         return VersionGate.checks(DeclaredVersions.of(images.references()), versions);
@@ -277,7 +232,7 @@ public final class Stand {
         return ServerTraits.of(versions);
     }
 
-    /** @return the live versions read when the stand started ({@link #liveVersions()}), component → version */
+    /** @return the live versions read when the stand started ({@link ServerVersions#live}), component → version */
     public Map<String, String> versions() {
         return java.util.Collections.unmodifiableMap(versions);
     }
@@ -423,8 +378,8 @@ public final class Stand {
 
     /**
      * Makes a promoted standby the stand's source database (claim B18, failover of the source): from now on
-     * {@link #pg()}, {@link #pgJdbcUrl(String)} and every reader of PostgreSQL's truth reach it. Inside the stand's
-     * network the caller moves the alias {@code postgres} to it, so that Connect reaches it under the same name.
+     * {@link #pg()}, {@link #pgJdbcUrl(String)} and every reader of PostgreSQL's truth reach it. Connect is the caller's:
+     * it points the connector at the promoted server ({@code database.hostname}, faults/SourceFailover).
      *
      * @param host the promoted server's host as seen from this host
      * @param port its port mapped to this host
