@@ -237,6 +237,8 @@ public final class FaultMatrix {
             e.figure("snapshots_never_stored_examples", String.join(", ", unstored.subList(0, Math.min(5, unstored.size()))));
         }
         ResentChanges.record(e, topics, eventsStart, applied.changes());
+        e.anomaly(Anomaly.LOST, e.figure("acknowledged_changes_missing_in_postgresql",
+                applied.acknowledged().differingIn(Pg.of(stand).orders())));   // FINAL = PG says nothing of what PG lost
         Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL");
         Reconciliation.orders(Pg.of(stand).orders(), Reconciliation.orderRows(ch, Reconciliation.ORDER_DEDUP_FINAL))
                 .record(e, "PostgreSQL orders vs order_dedup FINAL");

@@ -6,6 +6,7 @@ import dev.seams.report.Project;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.ContainerControl;
 import dev.seams.stand.Faults;
+import dev.seams.stand.JvmContainer;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
 import dev.seams.truth.ReplicationSlots;
@@ -18,6 +19,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.MountableFile;
@@ -53,6 +56,7 @@ public final class SourceFailover implements Fault, AutoCloseable {
     /** The server version from which PostgreSQL synchronises logical slots to a standby. */
     public static final int FAILOVER_SLOTS_SINCE = 170_000;
     private static final Duration WAIT = Duration.ofMinutes(3);
+    private static final Logger LOG = LoggerFactory.getLogger(SourceFailover.class);
 
     private final Stand stand;
     private final String slot;
@@ -75,10 +79,11 @@ public final class SourceFailover implements Fault, AutoCloseable {
      * @param synced            the standby holds the slot {@code synced} and no longer {@code temporary}: PostgreSQL 17
      *                          creates a synced slot temporary and makes it persistent only once the primary's slot
      *                          moved past the standby's start; a slot still temporary is dropped at promotion
+     * @param twinOnStandby     the standby holds the twin ({@link #TWIN_SLOT}, no failover) too: it must not
      * @param standbyLagBytes   WAL the standby had not replayed then ({@code pg_wal_lsn_diff} on the primary)
      * @param settings          the primary's settings the failover depends on, by name
      */
-    public record Prepared(boolean slotFailover, boolean synced, long standbyLagBytes, Map<String, String> settings) {
+    public record Prepared(boolean slotFailover, boolean synced, boolean twinOnStandby, long standbyLagBytes, Map<String, String> settings) {
     }
 
     /**
@@ -120,17 +125,46 @@ public final class SourceFailover implements Fault, AutoCloseable {
                 .withEnv("POSTGRES_USER", stand.pgUser()).withEnv("POSTGRES_PASSWORD", stand.pgPassword())
                 .withEnv("POSTGRES_DB", stand.sourceDatabase()).withEnv("PRIMARY_HOST", "postgres")
                 .withEnv("STANDBY_SLOT", STANDBY_SLOT)
+                .withLabel(JvmContainer.LABEL, "true")   // .ci/run removes it if a killed run leaves it behind
                 .withCopyFileToContainer(MountableFile.forHostPath(Project.root().resolve("containers/postgres/standby/start-standby.sh"), 0755),
                         "/usr/local/bin/start-standby.sh")
                 .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("/usr/local/bin/start-standby.sh").withCmd())
                 .withExposedPorts(5432)
                 .waitingFor(Wait.forLogMessage(".*database system is ready to accept read.only connections.*", 1)
                         .withStartupTimeout(WAIT));
-        standby.start();
         SourceFailover failover = new SourceFailover(stand, stand.connectorConfig().get("slot.name"), standby);
-        await("the standby synchronised the connector's slot " + failover.slot).atMost(WAIT).pollInterval(Duration.ofMillis(500))
-                .ignoreExceptions().until(failover::standbySynced);
+        try {
+            standby.start();
+            await("the standby synchronised the connector's slot " + failover.slot).atMost(WAIT).pollInterval(Duration.ofMillis(500))
+                    .ignoreExceptions().until(failover::standbySynced);
+            // the twin at the connector's position, as a slot a consumer keeps up: it differs from the connector's only in
+            // failover (a slot never advanced would stay behind the standby's start, and PostgreSQL 17 would not keep a
+            // synced copy of it either)
+            execute(stand, "SELECT pg_replication_slot_advance(t.slot_name, GREATEST(c.confirmed_flush_lsn, t.confirmed_flush_lsn)) "
+                    + "FROM pg_replication_slots c, pg_replication_slots t WHERE c.slot_name = '" + failover.slot + "' "
+                    + "AND t.slot_name = '" + TWIN_SLOT + "'");   // a slot never moves back
+        } catch (RuntimeException e) {
+            failover.undo();
+            throw e;
+        }
         return failover;
+    }
+
+    /**
+     * Puts the primary back as the stand had it when the standby could not be made ready: the standby stopped, the
+     * synchronous settings reset (else every commit waits for it) and both slots of the preparation dropped.
+     */
+    private void undo() {
+        try {
+            standby.stop();
+            execute(stand, "ALTER SYSTEM RESET synchronous_standby_names");
+            execute(stand, "ALTER SYSTEM RESET synchronized_standby_slots");
+            execute(stand, "SELECT pg_reload_conf()");
+            execute(stand, "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name IN ('"
+                    + STANDBY_SLOT + "', '" + TWIN_SLOT + "') AND NOT active");
+        } catch (RuntimeException more) {
+            LOG.warn("cannot put the primary back after a failed preparation: {}", more.toString());
+        }
     }
 
     /** @return what the primary and the standby showed once the slot was synchronised */
@@ -140,13 +174,18 @@ public final class SourceFailover implements Fault, AutoCloseable {
             settings.put(name, single(stand, "SHOW " + name));
         }
         boolean synced;
+        boolean twin;
         try {
             synced = standbySynced();
+            try (Connection c = standbyConnection(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
+                    "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + TWIN_SLOT + "'")) {
+                twin = rs.next() && rs.getLong(1) > 0;
+            }
         } catch (SQLException e) {
             throw new IllegalStateException("the standby does not answer", e);
         }
         return new Prepared("t".equals(single(stand, "SELECT failover FROM pg_replication_slots WHERE slot_name = '" + slot + "'")),
-                synced, Long.parseLong(single(stand, "SELECT COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), -1) "
+                synced, twin, Long.parseLong(single(stand, "SELECT COALESCE(pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn), -1) "
                 + "FROM pg_stat_replication WHERE application_name = '" + STANDBY_SLOT + "'")), settings);
     }
 

@@ -53,7 +53,9 @@ class FailoverIT {
                     "the shipped connector created its slot with failover (slot.failover): only such a slot is synchronised");
             e.check("standby_slot_synced", prepared.synced()).isEqualTo(true, "the standby holds the connector's slot, synced");
             e.check("twin_slot_on_primary", failover.sourceHolds(SourceFailover.TWIN_SLOT)).isEqualTo(true,
-                    "the twin slot, created without failover, is on the primary before the failover");
+                    "the twin slot, created without failover and advanced to the connector's position, is on the primary");
+            e.check("twin_slot_on_standby", prepared.twinOnStandby()).isEqualTo(false,
+                    "the standby synchronises failover slots only: it holds no copy of the twin");
             FaultMatrix.run(e, s, FaultMatrix.Plan.of(failover.name(), failover, 5801, sink::output).quick());
             e.check("connector_slot_on_new_primary", failover.sourceHolds(failover.slot())).isEqualTo(true,
                     "the promoted standby holds the connector's slot (synchronised while it was a standby)");
@@ -66,6 +68,7 @@ class FailoverIT {
                 + "synchronized_standby_slots (no logical walsender sends a change the standby has not flushed, so no event "
                 + "of a transaction the failover loses reaches Kafka) and synchronous_standby_names (a commit returns only once "
                 + "the standby holds it); the standby runs sync_replication_slots and hot_standby_feedback; the connector "
-                + "reaches the source by name, and the name moves to the promoted standby. docs/source.md \"Failover of the source\".");
+                + "reaches the source by name, and the name moves to the promoted standby (here the test sets the connector's "
+                + "database.hostname to the standby's name). docs/source.md \"Failover of the source\".");
     }
 }

@@ -188,10 +188,6 @@ class LagIT {
                 .until(() -> probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS) == 0);
     }
 
-    private static String range(long[] lsoHw) {
-        return "[LSO " + lsoHw[0] + ", HW " + lsoHw[1] + ")";
-    }
-
     private static long lagging(List<PartitionLag> lags) {
         return lags.stream().filter(l -> l.lag() != 0).count();
     }

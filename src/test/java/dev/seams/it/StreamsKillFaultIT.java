@@ -308,6 +308,10 @@ class StreamsKillFaultIT {
     }
 
 
+    private static String range(long[] lsoHw) {
+        return "[LSO " + lsoHw[0] + ", HW " + lsoHw[1] + ")";
+    }
+
     private static long sum(Map<TopicPartition, Long> offsets) {
         return offsets.values().stream().mapToLong(Long::longValue).sum();
     }

@@ -42,6 +42,8 @@ public final class Gate {
     public static final String WAIVERS = "reports/waivers.tsv";
     /** The committed file of entries another tier produces now: {@code <entry id><TAB><tier><TAB><reason>}. */
     public static final String MOVES = "reports/tier-moves.tsv";
+    /** The tiers whose runs write claim entries ({@code seams.tier} in pom.xml): a move names one of them. */
+    public static final Set<String> CLAIM_TIERS = Set.of(ClaimCatalog.DEFAULT_TIER, "faults", "faults-cluster");
     /** The verdict of a baseline PASS part its claim's run no longer produced. */
     public static final String MISSING = "MISSING";
     private static final String PASS = Verdict.PASS.name();
@@ -127,12 +129,17 @@ public final class Gate {
      *
      * @param file e.g. the project's {@value #MOVES}
      * @return entry id → its tier now, in the file's order; empty if there is no file
-     * @throws IllegalStateException for a line without its tier or its reason
+     * @throws IllegalStateException for a line without its tier or its reason, or with a tier no run writes
+     *                               ({@link #CLAIM_TIERS}: no whole run would ever owe that entry)
      * @throws IOException           if the file cannot be read
      */
     public static Map<String, String> moves(Path file) throws IOException {
         Map<String, String> moves = new LinkedHashMap<>();
         for (String[] cols : rows(file, 3, "a move names the entry, its tier now and the reason")) {
+            if (!CLAIM_TIERS.contains(cols[1])) {
+                throw new IllegalStateException(file + ": " + cols[0] + " moved to the tier '" + cols[1]
+                        + "', which no run writes (one of " + new java.util.TreeSet<>(CLAIM_TIERS) + ")");
+            }
             moves.put(cols[0], cols[1]);
         }
         return moves;

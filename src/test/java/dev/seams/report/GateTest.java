@@ -115,9 +115,7 @@ class GateTest {
                 Map.of("id", "G14[kill -9 @10%]", "verdict", "PASS", "tier", "default", "part_of", "G14[3 kills under load]"),
                 Map.of("id", "B5[broker-kill]", "verdict", "PASS", "tier", "faults"))), "baseline.json");
         Path file = dir.resolve("tier-moves.tsv");
-        Files.writeString(file, "# comment
-G14[3 kills under load]	faults	the default tier's budget
-");
+        Files.writeString(file, "# comment\nG14[3 kills under load]\tfaults\tthe default tier's budget\n");
         Gate moved = gate.withMoves(Gate.moves(file));
         Map<String, Object> defaultRun = Map.of("claims", List.of(Map.of("id", "G14", "verdict", "PASS", "tier", "default")));
         Map<String, Object> faultRun = Map.of("claims", List.of(
@@ -130,9 +128,10 @@ G14[3 kills under load]	faults	the default tier's budget
                 .containsExactly("G14[3 kills under load]", "G14[kill -9 @10%]");
         assertThat(moved.missing(faultRun, List.of("faults"))).extracting(Gate.Regression::line).as("owed by the faults tier, parts too")
                 .containsExactly("G14[kill -9 @10%]: PASS in the baseline, MISSING now (the faults tier ran whole and did not produce it)");
-        Files.writeString(file, "G14[3 kills under load]	faults
-");
+        Files.writeString(file, "G14[3 kills under load]\tfaults\n");
         assertThatThrownBy(() -> Gate.moves(file)).hasMessageContaining("a move names the entry, its tier now and the reason");
+        Files.writeString(file, "G14[3 kills under load]\tfault\ta typo\n");
+        assertThatThrownBy(() -> Gate.moves(file)).hasMessageContaining("moved to the tier 'fault', which no run writes");
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.seams.stand;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.seed.OrderSeeder;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -10,9 +11,11 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.IntConsumer;
 
@@ -57,12 +60,40 @@ public final class OrderLoad {
      * @param deleted       DELETEs
      * @param retriedBatches batches applied again after the connection broke (see {@link #apply})
      */
-    public record Applied(long inserted, long updatedAmount, long moved, long deleted, long retriedBatches) {
+    public record Applied(long inserted, long updatedAmount, long moved, long deleted, long retriedBatches,
+                          Acknowledged acknowledged) {
 
         /** @return all changes: the number of {@code orders.events} records the load produces */
         public long changes() {
             return inserted + updatedAmount + moved + deleted;
         }
+    }
+
+    /**
+     * What the load's acknowledged commits left in the source: a commit that returned is durable, whatever fault
+     * struck after it (B5, B18: a restarted or promoted source must hold every one).
+     *
+     * @param rows    the last row of every order the load wrote and did not delete, by order id
+     * @param deleted the ids of the orders it deleted
+     */
+    public record Acknowledged(Map<Long, OrderSeeder.Order> rows, Set<Long> deleted) {
+
+        /** Nothing acknowledged: a load not applied. */
+        public static final Acknowledged NONE = new Acknowledged(Map.of(), Set.of());
+
+        /**
+         * @param source the source's orders now, by order id ({@link Pg#orders()})
+         * @return the acknowledged changes the source does not hold: an order missing or with another customer or
+         *     amount, and a deleted order present again
+         */
+        public long differingIn(Map<Long, OrderSeeder.Order> source) {
+            long stale = rows.values().stream().filter(o -> {
+                OrderSeeder.Order now = source.get(o.orderId());
+                return now == null || now.customerId() != o.customerId() || now.amount().compareTo(o.amount()) != 0;
+            }).count();
+            return stale + deleted.stream().filter(source::containsKey).count();
+        }
+    }
     }
 
     private final List<Change> changes;
@@ -134,7 +165,7 @@ public final class OrderLoad {
         long[] counts = new long[Op.values().length];
         changes.forEach(ch -> counts[ch.op().ordinal()]++);
         return new Applied(counts[Op.INSERT.ordinal()], counts[Op.UPDATE_AMOUNT.ordinal()], counts[Op.MOVE.ordinal()],
-                counts[Op.DELETE.ordinal()], 0);
+                counts[Op.DELETE.ordinal()], 0, Acknowledged.NONE);
     }
 
     /**
@@ -231,7 +262,26 @@ public final class OrderLoad {
             progress.accept(to);
         }
         return new Applied(counts[Op.INSERT.ordinal()], counts[Op.UPDATE_AMOUNT.ordinal()], counts[Op.MOVE.ordinal()],
-                counts[Op.DELETE.ordinal()], retried);
+                counts[Op.DELETE.ordinal()], retried, acknowledged(ids));
+    }
+
+    /** @return the rows the plan leaves, under the order ids the source gave its inserts (a batch applied again: the last) */
+    private Acknowledged acknowledged(long[] ids) {
+        Map<Long, OrderSeeder.Order> rows = new HashMap<>();
+        Set<Long> deleted = new HashSet<>();
+        for (Change ch : changes) {
+            long id = ids[ch.ref()];
+            switch (ch.op()) {
+                case INSERT -> rows.put(id, new OrderSeeder.Order(id, ch.customerId(), ch.amount()));
+                case UPDATE_AMOUNT -> rows.computeIfPresent(id, (k, o) -> new OrderSeeder.Order(k, o.customerId(), ch.amount()));
+                case MOVE -> rows.computeIfPresent(id, (k, o) -> new OrderSeeder.Order(k, ch.customerId(), o.amount()));
+                case DELETE -> {
+                    rows.remove(id);
+                    deleted.add(id);
+                }
+            }
+        }
+        return new Acknowledged(Map.copyOf(rows), Set.copyOf(deleted));
     }
 
     private void applyBatch(Connection c, int from, int to, long[] ids) throws SQLException {

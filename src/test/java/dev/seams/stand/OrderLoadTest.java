@@ -3,6 +3,8 @@ package dev.seams.stand;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.seams.seed.OrderSeeder;
+import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -69,5 +71,25 @@ class OrderLoadTest {
     void aLoadNeedsTwoCustomersAndAMixBelowOne() {
         assertThatThrownBy(() -> OrderLoad.plan(10, 1, 1, OrderLoad.Mix.REAL)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> OrderLoad.plan(10, 5, 1, new OrderLoad.Mix(0.5, 0.3, 0.2))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void anAcknowledgedChangeTheSourceLostIsCounted() {
+        OrderLoad.Acknowledged acknowledged = new OrderLoad.Acknowledged(Map.of(
+                1L, new OrderSeeder.Order(1, 3, new BigDecimal("10.00")),
+                2L, new OrderSeeder.Order(2, 4, new BigDecimal("20.00")),
+                3L, new OrderSeeder.Order(3, 5, new BigDecimal("30.00"))), Set.of(4L));
+        Map<Long, OrderSeeder.Order> source = new HashMap<>(Map.of(
+                1L, new OrderSeeder.Order(1, 3, new BigDecimal("10.0")),   // the same amount, another scale
+                2L, new OrderSeeder.Order(2, 4, new BigDecimal("20.00")),
+                3L, new OrderSeeder.Order(3, 5, new BigDecimal("30.00")),
+                9L, new OrderSeeder.Order(9, 1, new BigDecimal("1.00"))));   // a row the load did not acknowledge: not counted
+        assertThat(acknowledged.differingIn(source)).isZero();
+
+        source.put(2L, new OrderSeeder.Order(2, 1, new BigDecimal("20.00")));   // the move lost
+        source.remove(3L);                                                      // the insert lost
+        source.put(4L, new OrderSeeder.Order(4, 2, new BigDecimal("5.00")));    // the delete lost
+        assertThat(acknowledged.differingIn(source)).isEqualTo(3);
+        assertThat(OrderLoad.Acknowledged.NONE.differingIn(source)).isZero();
     }
 }
