@@ -59,6 +59,7 @@ public final class OrderLoad {
      * @param moved         UPDATEs of customer_id
      * @param deleted       DELETEs
      * @param retriedBatches batches applied again after the connection broke (see {@link #apply})
+     * @param acknowledged  what the acknowledged commits left in the source ({@link Acknowledged#NONE} for a plan)
      */
     public record Applied(long inserted, long updatedAmount, long moved, long deleted, long retriedBatches,
                           Acknowledged acknowledged) {
@@ -93,7 +94,6 @@ public final class OrderLoad {
             }).count();
             return stale + deleted.stream().filter(source::containsKey).count();
         }
-    }
     }
 
     private final List<Change> changes;
