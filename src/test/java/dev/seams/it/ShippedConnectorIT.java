@@ -139,6 +139,8 @@ class ShippedConnectorIT {
             await("the twin streaming from " + TWIN_SLOT).atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(250))
                     .until(() -> slots.find(TWIN_SLOT).map(ReplicationSlots.Slot::active).orElse(false));
             // when: orders idle, a table outside the publication written
+            Map<TopicPartition, Long> eventsAtStart = s.topics().endOffsets(Stand.ORDERS_EVENTS);
+            long heartbeatsAtStart = s.topics().totalEndOffset(Stand.HEARTBEAT);
             sampler.mark("writes start");
             long written = e.figure("wal_written_mib", UncapturedWrites.write(s.pg(), WAL_BATCHES, WAL_ROWS) >> 20);
             sampler.mark("writes end");
@@ -157,6 +159,12 @@ class ShippedConnectorIT {
             e.negativeControl("twin_retained_mib_above_bound", Math.max(0, twin - RETAINED_MIB_AT_MOST), Anomaly.STALE,
                     "the same connector without a heartbeat: its slot's confirmed position stays where the writes began");
             sampler.mark("shipped slot read");
+            // and the heartbeats went to their own topic, none among the order events ds-streams reads
+            e.check("heartbeat_records_in_their_topic", s.topics().totalEndOffset(Stand.HEARTBEAT) - heartbeatsAtStart)
+                    .isAtLeast(1, "the shipped connector's heartbeats while the writes ran, in " + Stand.HEARTBEAT);
+            e.check("records_in_orders_events_that_carry_no_order", OrderEvents.read(s.topics(), eventsAtStart).stream()
+                    .filter(ev -> !ev.carriesOrder() && ev.deletes() == null).count())
+                    .isZero("records written to orders.events meanwhile that are no order event (a heartbeat routed there)");
             LagChart.write(Project.root().resolve("reports").resolve(WAL_CHART), "B14: WAL retained behind each slot, "
                     + written + " MiB written to a table outside the publication", "WAL retained (MiB)", sampler.labels(),
                     sampler.samples(), sampler.marks());
