@@ -183,10 +183,13 @@ public final class Injection implements AutoCloseable {
     }
 
     /**
-     * Deletes from the sink's tables the rows the injected snapshots left: their versions lie above what ds-streams had
+     * Removes from the sink's tables the rows the injected snapshots left: their versions lie above what ds-streams had
      * written for the customer when the injection opened ({@link #nextVersion}), so one of them would outrank
      * ds-streams' next snapshots of the customer in {@code customer_totals FINAL}, and a later claim that changes the
-     * customer would read it stale. ClickHouse's DELETE is a mutation applied in the background: waits until it is done.
+     * customer would read it stale. Each table is copied without them, emptied and filled from the copy: not an
+     * {@code ALTER ... DELETE}, whose mutation leaves a part of injected rows only as an empty part, on which ClickHouse
+     * 18.16's next {@code ALTER ... MODIFY COLUMN} fails ("File not found: ... total converting.mrk"; B15's widening of
+     * {@code total} met it, docs/findings.md), even once that part is merged away.
      */
     private void forgetInjectedRows() {
         List<String> injected = versions.entrySet().stream().filter(v -> !v.getValue().equals(opened.get(v.getKey())))
@@ -196,11 +199,14 @@ public final class Injection implements AutoCloseable {
         }
         ClickHouse ch = ClickHouse.of(stand);
         for (String table : List.of("raw_totals", "customer_totals")) {
-            ch.execute("ALTER TABLE " + table + " DELETE WHERE " + String.join(" OR ", injected));
+            String kept = table + "_without_injected";
+            ch.execute("DROP TABLE IF EXISTS " + kept);
+            ch.execute("CREATE TABLE " + kept + " AS " + table);
+            ch.execute("INSERT INTO " + kept + " SELECT * FROM " + table + " WHERE NOT (" + String.join(" OR ", injected) + ")");
+            ch.truncate(table);
+            ch.execute("INSERT INTO " + table + " SELECT * FROM " + kept);
+            ch.execute("DROP TABLE " + kept);
         }
-        await("ClickHouse deleted the injected rows").atMost(Duration.ofMinutes(1)).pollDelay(Duration.ZERO)
-                .pollInterval(Duration.ofMillis(200)).until(() -> ch.scalar("SELECT count() FROM system.mutations WHERE "
-                        + "database = currentDatabase() AND table IN ('raw_totals', 'customer_totals') AND is_done = 0") == 0);
     }
 
     /** Customers with a committed ds-streams snapshot after the injected records of their partition. */
