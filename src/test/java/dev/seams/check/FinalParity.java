@@ -29,7 +29,8 @@ public final class FinalParity {
      * Writes {@code orders.events} from {@code from} into {@code order_counts_raw} and {@code order_dedup} (dedup-demo
      * mode), and {@code customer.totals} from its start into {@code customer_totals} (totals mode), each table emptied
      * first; records {@code order_counts_raw_sum_cnt} = {@code delivered} (check), {@code order_dedup FINAL} = PG for
-     * {@code orders} (per order_id) and {@code customer_totals FINAL} = PG (per customer).
+     * {@code orders} (per order_id) and {@code customer_totals FINAL} = PG (per customer); then writes both order tables
+     * again from the start of {@code orders.events}, so that they hold every order for the claims after this one.
      *
      * @param e         the claim's evidence
      * @param s         the stand, settled
@@ -55,5 +56,9 @@ public final class FinalParity {
         SinkSummary totals = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
         e.figure("totals_summary", totals.line());
         Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL");
+
+        // the dedup view whole again: it held this run's orders only, and a later claim compares every order with PG
+        s.ch().truncate("order_counts_raw", "order_dedup");
+        s.sink(SinkMode.DEDUP_DEMO, o -> o.withFromStart(true));
     }
 }
