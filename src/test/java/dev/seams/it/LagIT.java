@@ -43,18 +43,38 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Lag at every boundary, kill -9 of the Streams process and its recovery (source section "Лаг как
- * метрика здоровья"): G12, G13, G14. A killed Streams process is always restarted after the test. G14 repeated under
- * load, three kills at 10/50/90 %, is in the fault tier ({@link StreamsKillFaultIT}).
+ * метрика здоровья"): G12, G13, G14. A killed Streams process is always restarted after the test.
  */
 @ExtendWith(StandContext.Resolver.class)
 class LagIT {
 
+    /** Changes of G14's load (OrderLoad.Mix.REAL: inserts, amount updates, moves, deletes). */
+    private static final int LOAD_CHANGES = 3_000;
+    /**
+     * Changes per PG transaction of that load: one every 50 ms at {@link #LOAD_RATE}, within ds-streams' 100 ms commit
+     * interval, so that it has a transaction open at almost any moment (with 25, one every 250 ms, the 10 % kill found
+     * ds-streams idle: input lag 0, nothing open).
+     */
+    private static final int LOAD_BATCH = 5;
+    /**
+     * Changes a second: the 3,000 changes take about 30 s, so that input still arrives at the 90 % kill, a restarted
+     * ds-streams is at work again by the next point (12 s later), and ±5 points (FaultSchedule's rule) leave a kill
+     * 1.5 s to find ds-streams with a transaction open (at 200/s, 15 s: 0.75 s, and a point 6 s after a restart).
+     */
+    private static final double LOAD_RATE = 100;
     private static final String SINK_GROUP = "ds-sink";
     private static final String COMMITTED = "read_committed";
+    private static final String UNCOMMITTED = "read_uncommitted";
+    /** How long a kill of G14's load waits for ds-streams to commit a transaction with records on customer.totals. */
+    private static final Duration OPEN_TRANSACTION_WAIT = Duration.ofSeconds(10);
 
     @AfterEach
     void streamsRunsAgain() {
         StreamsProcess streams = Stand.get().streams();
+        streams.container().withDebugAgent(false);   // as it ships again (G14 turns the agent on)
+        if (streams.isAlive() && streams.container().runsWithDebugAgent()) {
+            streams.stop();   // the later claims of the tier meet ds-streams without the agent
+        }
         if (!streams.isAlive()) {
             streams.start();
         }
@@ -183,9 +203,240 @@ class LagIT {
         }
     }
 
+    /**
+     * One kill of ds-streams, measured at the moment it landed.
+     *
+     * @param loadProgress    the load's share Debezium had published to orders.events when the kill struck (its landing,
+     *                        FaultSchedule's point rule)
+     * @param inputProgress   the load's share of orders.events ds-streams had committed right before the kill
+     * @param inputLag        ds-streams' lag on orders.events right before the kill (unprocessed input)
+     * @param openBefore      whether ds-streams was halted with a transaction open on customer.totals, then killed
+     * @param totalsStable    the last stable offset of every customer.totals partition right after the kill:
+     *                        the killed process's output was decided below it
+     * @param openTotals      partitions of customer.totals with LSO below the log end right after the kill: [LSO, HW]
+     * @param openRepartition the same for the repartition topic
+     * @param exit            the process's exit status
+     * @param corrupted       whether the restart logged TaskCorruptedException
+     */
+    private record StreamsKill(double loadProgress, double inputProgress, long inputLag, boolean openBefore, Map<TopicPartition, Long> totalsStable,
+                               Map<TopicPartition, long[]> openTotals, Map<TopicPartition, long[]> openRepartition, int exit,
+                               boolean corrupted) {
+
+        boolean openTransaction() {
+            return !openTotals.isEmpty() || !openRepartition.isEmpty();
+        }
+    }
+
+    /**
+     * customer.totals after the load's start: the committed data records per partition (offsets) and
+     * the records visible read_uncommitted only (their transaction aborted).
+     */
+    private record Changelog(Map<Integer, List<Long>> committed, List<Aborted> aborted) {
+
+        /** @return committed records of the load below the given last stable offsets: the output ds-streams had committed then */
+        long committedBelow(Map<TopicPartition, Long> stable) {
+            return committed.entrySet().stream().mapToLong(en -> {
+                long lso = stable.getOrDefault(new TopicPartition(Stand.CUSTOMER_TOTALS, en.getKey()), Long.MAX_VALUE);
+                return en.getValue().stream().filter(o -> o < lso).count();
+            }).sum();
+        }
+    }
+
+    /** A record of customer.totals visible read_uncommitted only (its transaction aborted). */
+    private record Aborted(int partition, long offset, int customer) {
+    }
+
+    @Test
+    @Claim(id = "G14", variant = "3 kills under load", title = "Recovery after kill -9, repeated at 10/50/90% of a 3,000-change load",
+            exercises = {"streams/StreamsApp", "streams/StreamsSettings", "streams/TotalsTopology", "sink/Sink"})
+    void g14RepeatedKillsUnderLoad(ClaimEvidence e, StandContext s) throws Exception {
+        Stand stand = s.stand();
+        Topics topics = s.topics();
+        LagProbe probe = topics.lagProbe();
+        // the kills halt ds-streams at a point of its code (faults/TransactionKill): it runs with its debugger agent
+        stand.streams().container().withDebugAgent(true);
+        stand.streams().stop();
+        stand.streams().start();
+        s.settle();
+        s.sink(SinkMode.TOTALS, o -> o);
+        Map<TopicPartition, Long> totalsStart = topics.endOffsets(Stand.CUSTOMER_TOTALS);
+        Map<Long, Long> versionsBefore = new TreeMap<>();   // settled: every committed snapshot lies before totalsStart
+        topics.latestSnapshots().forEach((customer, t) -> versionsBefore.put(customer, t.version()));
+        OrderLoad load = OrderLoad.plan(LOAD_CHANGES, 5, 50_000, OrderLoad.Mix.REAL);
+        OrderLoad.Expected expected = load.expected();
+        long committedStart = sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS));
+        DoubleSupplier inputProgress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)) - committedStart)
+                / (double) load.size();
+
+        List<Shot<StreamsKill>> kills;
+        int total;
+        try (LagSampler sampler = new LagSampler(stand, 500);
+             LoadDriver loader = LoadDriver.start(stand, load, LOAD_BATCH, LOAD_RATE)) {
+            // the load applied at a steady rate by its own thread, the points are of the load Debezium published:
+            // Debezium and ds-streams work through it while the kills land, also the one at 90 % (Kafka's Streams EOS
+            // system test pattern). Scheduled on ds-streams' committed input instead, a point after a restart landed
+            // 10 points late or more: the first commit after the restore takes the whole backlog at once.
+            long eventsStart = topics.totalEndOffset(Stand.ORDERS_EVENTS);
+            // what ds-streams can work on: Debezium publishes in bursts, so a point of the load committed in PG met
+            // ds-streams idle (measured: load 93 %, output 89 %, input lag 0, nothing open)
+            DoubleSupplier published = () -> (topics.totalEndOffset(Stand.ORDERS_EVENTS) - eventsStart) / (double) load.size();
+            kills = FaultSchedule.atProgress(published, 0.1, 0.5, 0.9).run(target -> {
+                double at = inputProgress.getAsDouble();
+                long lag = probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS);
+                // it waits for a transaction open on customer.totals only as long as the load stays within its point's
+                // ±5 points (0.5 s spare: the look at the broker and the kill itself take a moment)
+                double secondsLeft = (target + FaultSchedule.TOLERANCE - published.getAsDouble()) * load.size() / LOAD_RATE - 0.5;
+                Duration within = Duration.ofMillis(Math.max(300, Math.min(OPEN_TRANSACTION_WAIT.toMillis(), (long) (secondsLeft * 1000))));
+                TransactionKill.Result killed = TransactionKill.kill(stand.streams(), topics, Stand.CUSTOMER_TOTALS, within);
+                double landed = published.getAsDouble();   // the kill may wait for an open transaction: where the load was when it struck
+                sampler.mark("kill -9 at " + FaultSchedule.percent(landed));
+                boolean openBefore = killed.frozenMidTransaction();
+                int exit = killed.exit();
+                Map<TopicPartition, Long> stable = topics.lastStableOffsets(Stand.CUSTOMER_TOTALS);
+                Map<TopicPartition, long[]> openTotals = topics.openTransactions(Stand.CUSTOMER_TOTALS);
+                Map<TopicPartition, long[]> openRepartition = topics.openTransactions(Pipeline.REPARTITION_TOPIC);
+                sampler.mark("restart");
+                stand.streams().start();
+                return new StreamsKill(landed, at, lag, openBefore, stable, openTotals, openRepartition, exit,
+                        stand.streams().logText().contains("TaskCorruptedException"));
+            });
+            OrderLoad.Applied applied = loader.await(Duration.ofMinutes(5));
+            total = (int) applied.changes();
+            e.figure("load", applied.inserted() + " inserts, " + applied.updatedAmount() + " amount updates, " + applied.moved()
+                    + " moves, " + applied.deleted() + " deletes");
+            s.settle();
+            sampler.mark("settled");
+            LagChart.write(Project.root().resolve("reports/g14-repeated-lag.svg"),
+                    "G14 repeated: three kill -9 while ds-streams works through " + total + " changes", sampler.samples(), sampler.marks());
+        }
+        e.chart("g14-repeated-lag.svg", "Lag over time, three kills under load");
+
+        SnapshotSequence committed = SnapshotSequence.read(topics, totalsStart, versionsBefore, expected.versionSteps(), COMMITTED);
+        SnapshotSequence uncommitted = SnapshotSequence.read(topics, totalsStart, versionsBefore, expected.versionSteps(), UNCOMMITTED);
+        Changelog changelog = changelogSince(topics, totalsStart);
+        long rawBefore = s.ch().scalar("SELECT count() FROM raw_totals");
+        SinkSummary drain = s.sink(SinkMode.TOTALS, o -> o);
+
+        List<List<Object>> rows = new ArrayList<>();
+        for (Shot<StreamsKill> shot : kills) {
+            double output = changelog.committedBelow(shot.result().totalsStable()) / (double) expected.snapshots();
+            recordKill(e.part("kill -9 " + shot.label()), shot, output, changelog.aborted(), s);
+            StreamsKill k = shot.result();
+            rows.add(List.of(FaultSchedule.percent(shot.target()), FaultSchedule.percent(k.loadProgress()),
+                    FaultSchedule.percent(k.inputProgress()), FaultSchedule.percent(output),
+                    k.inputLag(), k.openBefore() ? "yes" : "no",
+                    k.openTransaction() ? "yes (" + (k.openTotals().size() + k.openRepartition().size()) + ")" : "no", k.exit(), k.corrupted()));
+        }
+        e.table("Kills (each its own entry G14[kill -9 @N%])", List.of("target", "load published to orders.events at kill",
+                "input progress at kill", "output progress at kill",
+                "input lag at kill", "customer.totals transaction open when killed", "open transaction after the kill (partitions LSO < HW)",
+                "exit status", "TaskCorruptedException"), rows);
+        e.check("changelog_records_read_committed", committed.records()).isEqualTo(expected.snapshots(),
+                "committed snapshots = one per change, two per move (one per customer)");
+        e.anomaly(Anomaly.DUPLICATE, e.figure("read_committed_duplicate_snapshots", committed.duplicate()));
+        e.anomaly(Anomaly.LOST, e.figure("read_committed_lost_version_steps", committed.lost()));
+        e.anomaly(Anomaly.WRONG_VALUE, e.figure("read_committed_extra_version_steps", committed.extra()));
+        e.figure("aborted_records_in_log", (long) changelog.aborted().size());
+        e.negativeControl("read_uncommitted_twin_duplicate_snapshots", uncommitted.duplicate(), Anomaly.ABORTED_READ,
+                "a read_uncommitted reader of the same log sees the aborted transactions' snapshots");
+        e.figure("drain_summary", drain.line());
+        e.check("drain_inserted", drain.inserted()).isEqualTo(committed.records(), "the sink inserts exactly the committed records");
+        e.check("raw_totals_added", s.ch().scalar("SELECT count() FROM raw_totals") - rawBefore).isEqualTo(committed.records(),
+                "raw_totals rows added by the drain = committed changelog records");
+        e.anomaly(Anomaly.ABORTED_READ, e.figure("aborted_records_in_clickhouse", abortedInClickHouse(s, changelog.aborted())));
+        Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL after the load and the drain");
+        e.note("Per change: every change of the load (inserts, amount updates, moves, deletes) must advance its customers' "
+                + "snapshot versions by exactly the aggregate applications it implies, and no (customer, version) may be written "
+                + "twice in the read_committed changelog. The read_uncommitted twin reads the same log including the "
+                + changelog.aborted().size() + " records of transactions the kills aborted, and sees " + uncommitted.duplicate()
+                + " (customer, version) pairs twice — what a read_uncommitted sink would have inserted.");
+    }
+
+    /**
+     * One kill's entry: where it landed, whether ds-streams was mid-work (its work on the load not
+     * finished — committed output below 100 % — and input it had not committed or a transaction it
+     * had open), its aborted records and none of them in ClickHouse.
+     */
+    private static void recordKill(ClaimEvidence part, Shot<StreamsKill> shot, double output, List<Aborted> aborted, StandContext s) {
+        StreamsKill k = shot.result();
+        part.figure("target", FaultSchedule.percent(shot.target()));
+        part.figure("load_progress_at_kill", FaultSchedule.percent(k.loadProgress()));
+        part.figure("input_progress_at_kill", FaultSchedule.percent(k.inputProgress()));
+        part.figure("output_progress_at_kill", FaultSchedule.percent(output));
+        part.figure("input_lag_at_kill", k.inputLag());
+        part.figure("frozen_mid_transaction_then_killed", k.openBefore());
+        part.figure("open_transaction", k.openTransaction());
+        part.figure("open_transaction_partitions", Stream.concat(
+                k.openTotals().entrySet().stream().map(en -> Stand.CUSTOMER_TOTALS + "-" + en.getKey().partition() + " " + range(en.getValue())),
+                k.openRepartition().entrySet().stream().map(en -> "repartition-" + en.getKey().partition() + " " + range(en.getValue())))
+                .collect(Collectors.joining(", ")));
+        part.figure("streams_exit_status", k.exit());
+        part.figure("task_corrupted_exception_seen", k.corrupted());
+        List<Aborted> mine = aborted.stream().filter(a -> {
+            long[] open = k.openTotals().get(new TopicPartition(Stand.CUSTOMER_TOTALS, a.partition()));
+            return open != null && a.offset() >= open[0] && a.offset() < open[1];
+        }).toList();
+        part.figure("aborted_records_of_its_transaction", (long) mine.size());
+        part.anomaly(Anomaly.ABORTED_READ, part.figure("aborted_records_in_clickhouse", abortedInClickHouse(s, mine)));
+        String offPoint = FaultSchedule.offPoint(shot.target(), k.loadProgress());
+        if (offPoint != null) {
+            part.unverified("the kill " + offPoint);
+        }
+        if (k.exit() != Faults.SIGKILL_EXIT) {
+            part.unverified("ds-streams exited with " + k.exit() + ", not " + Faults.SIGKILL_EXIT + " (SIGKILL)");
+        }
+        if (output >= 1.0 || (k.inputLag() == 0 && !k.openTransaction())) {
+            part.unverified("the kill did not land while ds-streams was mid-work: output progress " + FaultSchedule.percent(output)
+                    + ", input lag " + k.inputLag() + ", open transaction " + k.openTransaction());
+        }
+        part.note("Each kill is sent at its point of the load to ds-streams halted, through its debugger agent, where its "
+                + "producer is about to send EndTxn for a transaction whose records on customer.totals the broker holds, "
+                + "waited for up to " + OPEN_TRANSACTION_WAIT.toSeconds() + " s (faults/TransactionKill), "
+                + "(in G14[3 kills under load] no longer than its point's ±5 points allow) "
+                + "so that the kill aborts output; aborted_records_of_its_transaction says whether it did (a kill that found "
+                + "no open transaction still counts as mid-work when ds-streams had input it had not committed). "
+                + "Its point is of the load Debezium published to orders.events, where the load was when the kill struck (±5 points, else UNVERIFIED). "
+                + "Measured at the kill: ds-streams' lag on orders.events right before it; the last stable offset below "
+                + "the log end (an open transaction) on customer.totals and the repartition topic right after it; the output "
+                + "progress = the load's committed customer.totals records below the last stable offsets at the kill. "
+                + "The whole load's checks (no duplicate or lost snapshot read_committed, FINAL = PG) are in G14[3 kills under load].");
+    }
+
+    /** customer.totals after {@code start}: committed offsets per partition, and the records only read_uncommitted sees. */
+    private static Changelog changelogSince(Topics topics, Map<TopicPartition, Long> start) {
+        Map<Integer, List<Long>> committed = new TreeMap<>();
+        topics.readFrom(Stand.CUSTOMER_TOTALS, COMMITTED, start,
+                r -> committed.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r.offset()));
+        Set<String> seen = new HashSet<>();
+        committed.forEach((p, offsets) -> offsets.forEach(o -> seen.add(p + "@" + o)));
+        List<Aborted> aborted = new ArrayList<>();
+        topics.readFrom(Stand.CUSTOMER_TOTALS, UNCOMMITTED, start, r -> {
+            if (!seen.contains(r.partition() + "@" + r.offset())) {
+                aborted.add(new Aborted(r.partition(), r.offset(), Integer.parseInt(new String(r.key(), StandardCharsets.UTF_8))));
+            }
+        });
+        return new Changelog(committed, aborted);
+    }
+
+    /**
+     * Rows of raw_totals that are aborted records: the sink keeps each row's record position
+     * ({@code kafka_partition}, {@code kafka_offset}; sink/TotalsMapper), which names the record.
+     */
+    private static long abortedInClickHouse(StandContext s, List<Aborted> aborted) {
+        if (aborted.isEmpty()) {
+            return 0;
+        }
+        return s.ch().scalar("SELECT count() FROM raw_totals WHERE (kafka_partition, kafka_offset) IN ("
+                + aborted.stream().map(a -> "(" + a.partition() + "," + a.offset() + ")").collect(Collectors.joining(",")) + ")");
+    }
+
     private static void awaitStreamsLagZero(LagProbe probe) {
         await("ds-streams lag 0").atMost(Duration.ofMinutes(3)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
                 .until(() -> probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS) == 0);
+    }
+
+    private static String range(long[] lsoHw) {
+        return "[LSO " + lsoHw[0] + ", HW " + lsoHw[1] + ")";
     }
 
     private static long lagging(List<PartitionLag> lags) {
@@ -196,4 +447,7 @@ class LagIT {
         return lags.stream().mapToLong(PartitionLag::lag).sum();
     }
 
+    private static long sum(Map<TopicPartition, Long> offsets) {
+        return offsets.values().stream().mapToLong(Long::longValue).sum();
+    }
 }
