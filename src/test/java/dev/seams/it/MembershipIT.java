@@ -245,7 +245,7 @@ class MembershipIT {
                 // recorded as firstEnded below
             }
         }
-        boolean ended = firstRun.isDone();
+        boolean ended = seen && firstRun.isDone();   // a first instance that ended before the watch began is no evidence
         holder.stop();
         return new Hold(seen, ended, behindOnHolder[0], run.get(1, TimeUnit.MINUTES));
     }
