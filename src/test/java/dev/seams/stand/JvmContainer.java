@@ -2,32 +2,21 @@ package dev.seams.stand;
 
 import static org.awaitility.Awaitility.await;
 
-import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.AccessMode;
 import com.github.dockerjava.api.model.Bind;
-import com.github.dockerjava.api.model.ExposedPort;
-import com.github.dockerjava.api.model.HostConfig;
-import com.github.dockerjava.api.model.PortBinding;
-import com.github.dockerjava.api.model.Ports;
 import com.github.dockerjava.api.model.Volume;
-import dev.seams.report.Project;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
-import org.testcontainers.containers.startupcheck.StartupCheckStrategy;
-import org.testcontainers.containers.wait.strategy.AbstractWaitStrategy;
 import org.testcontainers.utility.DockerImageName;
 
 /**
@@ -194,16 +183,16 @@ public final class JvmContainer implements AutoCloseable {
                 .withLabel(LABEL, "true")
                 .withEnv(env)
                 .withLogConsumer(log)
-                .withStartupCheckStrategy(new Launched())
+                .withStartupCheckStrategy(new JvmLaunch.Launched())
                 // binds through docker-java, not withFileSystemBind: for a file Testcontainers first checks that
                 // file mounts work by running alpine, which it tries to pull for minutes on a machine without a registry
-                .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("java").withUser(projectOwner())
+                .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("java").withUser(JvmLaunch.projectOwner())
                         .getHostConfig().withBinds(binds()))
                 .withCommand(command().toArray(String[]::new));
         if (debugAgent) {
             // published, but not waited for: a port check's bare connection is a failed JDWP handshake to the agent
-            c.withExposedPorts(DEBUG_PORT).waitingFor(new Launched.NoWait())
-                    .withCreateContainerCmdModifier(cmd -> loopbackOnly(cmd.getHostConfig()));
+            c.withExposedPorts(DEBUG_PORT).waitingFor(new JvmLaunch.NoWait())
+                    .withCreateContainerCmdModifier(cmd -> JvmLaunch.loopbackOnly(cmd.getHostConfig(), DEBUG_PORT));
         }
         container = c;
         try {
@@ -383,46 +372,5 @@ public final class JvmContainer implements AutoCloseable {
         stateDirs.forEach(p -> binds.add(new Bind(p.toString(), new Volume(p.toString()), AccessMode.rw)));
         binds.add(new Bind(startCache.dir().toString(), new Volume(startCache.dir().toString()), AccessMode.rw));
         return binds;
-    }
-
-    private static String projectOwner() {
-        try {
-            Path root = Project.root();
-            return Files.getAttribute(root, "unix:uid") + ":" + Files.getAttribute(root, "unix:gid");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the owner of the project directory", e);
-        }
-    }
-
-    /**
-     * Publishes the debugger's port on the loopback interface only when the Docker host is this machine (a JDWP agent
-     * runs whatever code it is sent); on a remote Docker host it stays published where Testcontainers reaches it.
-     */
-    private static void loopbackOnly(HostConfig host) {
-        String dockerHost = DockerClientFactory.instance().dockerHostIpAddress();
-        boolean local;
-        try {
-            local = InetAddress.getByName(dockerHost).isLoopbackAddress();
-        } catch (UnknownHostException e) {
-            local = false;
-        }
-        if (local) {
-            host.withPortBindings(new PortBinding(Ports.Binding.bindIp("127.0.0.1"), ExposedPort.tcp(DEBUG_PORT)));
-        }
-    }
-
-    /** A container counts as started once Docker launched it; whether its JVM got ready is awaitOutput's call. */
-    private static final class Launched extends StartupCheckStrategy {
-        @Override
-        public StartupStatus checkStartupState(DockerClient dockerClient, String containerId) {
-            return StartupStatus.SUCCESSFUL;
-        }
-
-        /** No wait on published ports: the process's readiness is awaitOutput's call. */
-        private static final class NoWait extends AbstractWaitStrategy {
-            @Override
-            protected void waitUntilReady() {
-            }
-        }
     }
 }

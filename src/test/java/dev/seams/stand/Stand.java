@@ -2,21 +2,13 @@ package dev.seams.stand;
 
 import dev.seams.load.PreexistingOrders;
 import dev.seams.report.Project;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.report.Evidence;
-import com.github.dockerjava.api.model.ExposedPort;
-import com.github.dockerjava.api.model.PortBinding;
-import com.github.dockerjava.api.model.Ports;
 import dev.seams.sink.ClickHouseTarget;
 import io.debezium.testing.testcontainers.DebeziumContainer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,10 +19,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.testcontainers.clickhouse.ClickHouseContainer;
@@ -102,36 +92,10 @@ public final class Stand {
         this.images = images;
         this.network = Network.newNetwork();
         this.logDir = Project.root().resolve("target/stand-logs");
-        this.postgres = new PostgreSQLContainer(images.image("postgres"))
-                .withNetwork(network).withNetworkAliases("postgres")
-                .withCommand("postgres", "-c", "fsync=off", "-c", "wal_level=logical")
-                .withLabel(LABEL, "true")
-                .withCreateContainerCmdModifier(cmd -> HostPorts.fix(cmd, 5432))
-                .withStartupTimeout(Duration.ofMinutes(3));
+        this.postgres = StandContainers.postgres(images, network);
         this.kafka = new Brokers(BrokerLayout.fromSystemProperties(), images.image("kafka"), network, LABEL);
-        this.clickhouse = new ClickHouseContainer(images.image("clickhouse"))
-                .withNetwork(network).withNetworkAliases("clickhouse")
-                // system.part_log on, in every profile (G5, G6)
-                .withCopyFileToContainer(org.testcontainers.utility.MountableFile.forHostPath(
-                        Project.root().resolve("containers/clickhouse/config.d/seams-part-log.xml")),
-                        "/etc/clickhouse-server/config.d/seams-part-log.xml")
-                .withLabel(LABEL, "true")
-                .withCreateContainerCmdModifier(cmd -> HostPorts.fix(cmd, 8123))
-                .withStartupTimeout(Duration.ofMinutes(3));
-        this.connect = new DebeziumContainer(images.image("connect"))
-                .withNetwork(network).withNetworkAliases("connect")
-                .withKafka(network, kafka.onNetwork())
-                // its config, offset and status topics replicated like every topic (3 on a cluster)
-                .withEnv(kafka.layout().connectEnv())
-                // plugins found by their ServiceLoader manifests (every plugin of the stand has them), not by
-                // scanning every class on the plugin path: about 5 s less of the worker's start (KIP-898)
-                .withEnv("CONNECT_PLUGIN_DISCOVERY", "service_load")
-                .withLabel(LABEL, "true")
-                // a fixed host port for the REST API: a Connect container killed and started again by a
-                // fault test (ConnectWorker) keeps it, so the module's REST helpers stay valid
-                .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withPortBindings(
-                        new PortBinding(Ports.Binding.bindPort(HostPorts.free()), ExposedPort.tcp(8083))))
-                .withStartupTimeout(Duration.ofMinutes(4));
+        this.clickhouse = StandContainers.clickhouse(images, network);
+        this.connect = StandContainers.connect(images, network, kafka);
     }
 
     /**
@@ -190,7 +154,11 @@ public final class Stand {
     private void startOn(ExecutorService threads) {
         CompletableFuture<Void> pg = CompletableFuture.runAsync(() -> {
             postgres.start();
-            runSqlFiles();
+            try (Connection c = pg()) {
+                ShippedSetup.applyPostgresScripts(c);
+            } catch (SQLException e) {
+                throw new IllegalStateException("cannot connect to PostgreSQL", e);
+            }
             preexistingOrders = PreexistingOrders.write(this::pg);   // before the connector exists (B17)
         }, threads);
         CompletableFuture<Void> ch = CompletableFuture.runAsync(() -> {
@@ -200,7 +168,7 @@ public final class Stand {
         CompletableFuture<Void> broker = CompletableFuture.runAsync(() -> {
             kafka.start();
             admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
-            createTopics();
+            ShippedSetup.createTopics(admin, replicationFactor());
         }, threads);
         CompletableFuture<Void> worker = CompletableFuture.runAsync(() -> {
             await("the brokers' containers run (their aliases resolve for Connect)").atMost(Duration.ofMinutes(3))
@@ -210,11 +178,11 @@ public final class Stand {
             connect.start();
         }, threads);
         CompletableFuture<Void> streamsUp = broker.thenRunAsync(() -> {
-            deleteRecursively(Project.root().resolve("target/streams-state"));
-            streams = new StreamsProcess(images.image("jre"), network, Project.root().resolve("target/streams-state"), logDir, this);
+            streams = StreamsProcess.withEmptyState(images.image("jre"), network, Project.root().resolve("target/streams-state"), logDir, this);
             streams.start();
         }, threads);
-        CompletableFuture<Void> connector = CompletableFuture.allOf(worker, pg, broker).thenRunAsync(this::registerConnector, threads);
+        CompletableFuture<Void> connector = CompletableFuture.allOf(worker, pg, broker).thenRunAsync(
+                () -> ShippedSetup.registerConnector(connect, CONNECTOR, connectorConfig()), threads);
         try {
             CompletableFuture.allOf(pg, ch, broker, worker, streamsUp, connector).join();
         } catch (CompletionException e) {
@@ -245,31 +213,6 @@ public final class Stand {
         return images.image(service).asCanonicalNameString();
     }
 
-    private void runSqlFiles() {
-        try (Connection c = pg(); Statement st = c.createStatement();
-             Stream<Path> files = Files.list(Project.root().resolve("containers/postgres"))) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".sql")).sorted().toList()) {
-                st.execute(Files.readString(file));
-            }
-        } catch (SQLException | IOException e) {
-            throw new IllegalStateException("cannot apply containers/postgres/*.sql", e);
-        }
-    }
-
-    private void createTopics() {
-        short replicas = replicationFactor();
-        try {
-            admin.createTopics(List.of(
-                    new NewTopic(ORDERS_EVENTS, PARTITIONS, replicas),
-                    new NewTopic(CUSTOMER_TOTALS, PARTITIONS, replicas),
-                    new NewTopic(CUSTOMER_TOTALS_DLQ, 1, replicas),
-                    new NewTopic(ORDERS_EVENTS_DLQ, 1, replicas),
-                    new NewTopic(HEARTBEAT, 1, replicas))).all().get();
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot create topics", e);
-        }
-    }
-
     /**
      * @return the ids of the orders PostgreSQL held when the shipped connector was first registered
      *     ({@link PreexistingOrders}; claim B17 "existing rows"), ascending
@@ -278,35 +221,12 @@ public final class Stand {
         return preexistingOrders;
     }
 
-    private void registerConnector() {
-        // not the Debezium module's registerConnector: its HTTP client gives up after 10 s without an answer, which a
-        // worker of the three-broker stand took on a loaded 2-core machine (CI of 54c196a: the stand did not start)
-        ConnectWorker worker = new ConnectWorker(connect);
-        worker.putConfig(CONNECTOR, connectorConfig(), Duration.ofMinutes(3));
-        worker.awaitTaskRunning(CONNECTOR);
-    }
-
     /**
      * @return the orders connector's configuration: {@code containers/debezium/orders-connector.json}
-     *     plus the connection to the stand's PostgreSQL as seen from the Connect container
+     *     plus the connection to the stand's PostgreSQL as seen from the Connect container ({@link ShippedSetup})
      */
-    @SuppressWarnings("unchecked")
     public Map<String, String> connectorConfig() {
-        Map<String, Object> json;
-        try {
-            json = new ObjectMapper().readValue(
-                    Project.root().resolve("containers/debezium/orders-connector.json").toFile(), Map.class);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        Map<String, String> config = new java.util.LinkedHashMap<>();
-        json.forEach((k, v) -> config.put(k, String.valueOf(v)));
-        config.put("database.hostname", "postgres");
-        config.put("database.port", "5432");
-        config.put("database.user", postgres.getUsername());
-        config.put("database.password", postgres.getPassword());
-        config.put("database.dbname", postgres.getDatabaseName());
-        return config;
+        return ShippedSetup.connectorConfig(postgres);
     }
 
     /** Stops Streams and removes every container (Ryuk may be off). Idempotent. */
@@ -340,32 +260,10 @@ public final class Stand {
     }
 
     private void dumpLogs() {
-        try {
-            Files.createDirectories(logDir);
-            Map<String, GenericContainer<?>> containers = new LinkedHashMap<>(
-                    Map.of("postgres", postgres, "connect", connect, "clickhouse", clickhouse));
-            containers.putAll(kafka.containersByName());
-            for (var entry : containers.entrySet()) {
-                if (entry.getValue().getContainerId() != null) {
-                    Files.writeString(logDir.resolve(entry.getKey() + ".log"), entry.getValue().getLogs());
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            LOG.warn("cannot write container logs: {}", e.toString());
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        Map<String, GenericContainer<?>> containers = new LinkedHashMap<>(
+                Map.of("postgres", postgres, "connect", connect, "clickhouse", clickhouse));
+        containers.putAll(kafka.containersByName());
+        StandContainers.writeLogs(logDir, containers);
     }
 
     /** @return a new connection to the source database; the caller closes it */

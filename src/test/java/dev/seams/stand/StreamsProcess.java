@@ -1,9 +1,14 @@
 package dev.seams.stand;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import org.testcontainers.containers.Network;
 import org.testcontainers.utility.DockerImageName;
 
@@ -50,6 +55,25 @@ public final class StreamsProcess {
         this.stateDir = stateDir;
         this.stand = stand;
         command();
+    }
+
+    /**
+     * As the constructor, after removing whatever an earlier run left in the state directory (the stand's ds-streams
+     * starts from the empty state a new deployment has).
+     *
+     * @throws UncheckedIOException if the directory cannot be emptied
+     */
+    static StreamsProcess withEmptyState(DockerImageName jre, Network network, Path stateDir, Path logDir, Stand stand) {
+        if (Files.exists(stateDir)) {
+            try (Stream<Path> paths = Files.walk(stateDir)) {
+                for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(p);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return new StreamsProcess(jre, network, stateDir, logDir, stand);
     }
 
     /**
