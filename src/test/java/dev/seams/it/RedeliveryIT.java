@@ -1,7 +1,5 @@
 package dev.seams.it;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -13,7 +11,7 @@ import dev.seams.stand.Reconciliation;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
-import java.io.IOException;
+import dev.seams.streams.OrderEvent;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -43,8 +41,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(StandContext.Resolver.class)
 class RedeliveryIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @Test
     @Claim(id = "B3", title = "Upstream redelivery does not double count", exercises = {"streams/TotalsTopology",
             "streams/OrderEvent", "sink/Sink"})
@@ -59,7 +55,7 @@ class RedeliveryIT {
         // (a) re-deliver the latest event of the 10 newest orders, byte for byte, as Debezium does after a Connect crash
         TreeMap<Long, ConsumerRecord<byte[], byte[]>> latest = new TreeMap<>();
         for (ConsumerRecord<byte[], byte[]> r : eventsOf(topics, mark, ids)) {
-            if (!isDeletion(r.value())) {
+            if (!OrderEvent.isDeletion(r.value())) {
                 latest.put(orderIdOf(r), r);
             }
         }
@@ -92,7 +88,7 @@ class RedeliveryIT {
                     identicalCopies.merge(orderIdOf(r), 1, Integer::sum);
                 }
             }
-            if (!isDeletion(r.value())) {
+            if (!OrderEvent.isDeletion(r.value())) {
                 naiveCount.merge(orderIdOf(r), 1, Integer::sum);
             }
         }
@@ -101,8 +97,8 @@ class RedeliveryIT {
         pgOrders.keySet().retainAll(ids);
         long naiveDuplicateKeys = pgOrders.keySet().stream().filter(id -> naiveCount.getOrDefault(id, 0) > 1).count();
         long naiveDeletedCounted = naiveCount.keySet().stream().filter(id -> !pgOrders.containsKey(id)).count();
-        BigDecimal naiveSum = events.stream().filter(r -> !isDeletion(r.value()))
-                .map(r -> new BigDecimal(json(r.value()).get("amount").asText())).reduce(BigDecimal.ZERO, BigDecimal::add);
+        BigDecimal naiveSum = events.stream().filter(r -> !OrderEvent.isDeletion(r.value()))
+                .map(r -> OrderEvent.parse(r.value()).amount()).reduce(BigDecimal.ZERO, BigDecimal::add);
         BigDecimal pgSum = pgOrders.values().stream().map(OrderSeeder.Order::amount).reduce(BigDecimal.ZERO, BigDecimal::add);
 
         e.figure("orders_seeded", (long) seeded.size());
@@ -153,25 +149,5 @@ class RedeliveryIT {
 
     private static long orderIdOf(ConsumerRecord<byte[], byte[]> r) {
         return keyId(r.key());
-    }
-
-    /**
-     * Whether an orders.events value is a DELETE: a tombstone, the JSON literal {@code null}, or a
-     * row that Debezium's rewrite mode flags ({@code "__deleted":"true"} or {@code "__op":"d"}).
-     */
-    private static boolean isDeletion(byte[] value) {
-        if (value == null || "null".equals(new String(value, StandardCharsets.UTF_8).strip())) {
-            return true;
-        }
-        JsonNode v = json(value);
-        return "true".equals(v.path("__deleted").asText()) || "d".equals(v.path("__op").asText());
-    }
-
-    private static JsonNode json(byte[] value) {
-        try {
-            return JSON.readTree(value);
-        } catch (IOException ex) {
-            throw new IllegalStateException(new String(value, StandardCharsets.UTF_8), ex);
-        }
     }
 }

@@ -2,8 +2,6 @@ package dev.seams.it;
 
 import static org.awaitility.Awaitility.await;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.lag.LagProbe;
 import dev.seams.lag.PartitionLag;
 import dev.seams.report.Anomaly;
@@ -24,8 +22,7 @@ import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.stand.Totals;
-import java.io.IOException;
-import java.math.BigDecimal;
+import dev.seams.streams.CustomerTotals;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +50,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(StandContext.Resolver.class)
 class TransactionsIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern ROGUE_AT = Pattern.compile("record at (\\d+)@(\\d+)");
     /** The orders count of every rogue snapshot: no real customer has it, so its row is recognisable. */
     private static final long ROGUE_ORDERS = 999_999;
@@ -237,9 +233,9 @@ class TransactionsIT {
             if (x.partition() == rogue.partition() && x.offset() == rogue.offset()) {
                 continue;
             }
-            JsonNode v = json(x.value());
-            if (v.path("customer_id").asInt() == rogue.customer()) {
-                last = new Totals(v.path("orders").asLong(), new BigDecimal(v.path("total").asText()));
+            CustomerTotals v = CustomerTotals.fromJson(x.value());
+            if (v.customerId() == rogue.customer()) {
+                last = new Totals(v.orders(), v.total());
             }
         }
         return last;
@@ -270,14 +266,6 @@ class TransactionsIT {
     private static PartitionLag partitionOf(List<PartitionLag> lags, int partition) {
         return lags.stream().filter(l -> l.partition() == partition).findFirst()
                 .orElseThrow(() -> new IllegalStateException("ds-sink has no offsets for partition " + partition));
-    }
-
-    private static JsonNode json(byte[] value) {
-        try {
-            return JSON.readTree(value);
-        } catch (IOException ex) {
-            throw new IllegalStateException(new String(value, StandardCharsets.UTF_8), ex);
-        }
     }
 
     private static byte[] bytes(String s) {
