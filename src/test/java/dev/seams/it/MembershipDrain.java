@@ -119,21 +119,34 @@ final class MembershipDrain {
     }
 
     /**
-     * Seeds the backlog: the stand's sink first writes whatever other claims left behind, the group is reset to the
-     * topic's end, {@value #BACKLOG} orders are inserted for the drain's customers and settled into the topic.
+     * Seeds the backlog of {@value #BACKLOG} orders ({@link #seed(StandContext, int, int, UnaryOperator)}).
      *
      * @param firstCustomer the first of the drain's {@value #CUSTOMERS} customers, none of them used by another claim
      * @param variant       the options of both instances, from the stand's sink with the insert delay
      * @return the drain, ready to {@link #start}
      */
     static MembershipDrain seed(StandContext s, int firstCustomer, UnaryOperator<SinkOptions> variant) throws Exception {
+        return seed(s, firstCustomer, BACKLOG, variant);
+    }
+
+    /**
+     * Seeds the backlog: the stand's sink first writes whatever other claims left behind, the group is reset to the
+     * topic's end, the orders are inserted for the drain's customers and settled into the topic.
+     *
+     * @param firstCustomer the first of the drain's {@value #CUSTOMERS} customers, none of them used by another claim
+     * @param orders        orders seeded, one {@code customer.totals} record each; a stay moves the drain by about
+     *                      7,500 records whatever the backlog, so a larger one leaves more of it after the third stay
+     * @param variant       the options of both instances, from the stand's sink with the insert delay
+     * @return the drain, ready to {@link #start}
+     */
+    static MembershipDrain seed(StandContext s, int firstCustomer, int orders, UnaryOperator<SinkOptions> variant) throws Exception {
         Topics topics = s.topics();
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());   // nothing of other claims left behind the mark
         Map<TopicPartition, Long> mark = topics.endOffsets(Stand.CUSTOMER_TOTALS);
         topics.resetGroup(GROUP, mark);
         s.pg().execute("INSERT INTO orders (customer_id, amount) SELECT " + firstCustomer + " + g % " + CUSTOMERS
-                + ", (100 + g * 37 % 9901) / 100.0 FROM generate_series(0, " + (BACKLOG - 1) + ") g");
+                + ", (100 + g * 37 % 9901) / 100.0 FROM generate_series(0, " + (orders - 1) + ") g");
         s.settle();
         List<String> positions = new ArrayList<>();
         topics.readFrom(Stand.CUSTOMER_TOTALS, "read_committed", mark, r -> positions.add(r.partition() + "@" + r.offset()));

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Group membership changes stop nothing (claim B12), with the sink's defaults: a first sink instance drains a backlog
- * while a second instance of the same group joins and leaves three times ({@link MembershipDrain}: the backlog, the
+ * of {@value #ORDERS} records while a second instance of the same group joins and leaves three times ({@link MembershipDrain}: the backlog, the
  * stays, where they landed and the drain's checks). After the second stay the first instance, alone again, is removed
  * from the group by the Admin API so that a commit of it fails, and must go on (B12[failing commit]). After the three
  * stays a holder (a third instance, {@value #HOLDER_DELAY_MS} ms before each batch) joins and keeps its partitions
@@ -57,12 +57,18 @@ class MembershipIT {
      * second, so that the third stay and the holder still find the drain under way.
      */
     private static final double REMOVE_AFTER_STAY = MembershipDrain.CHANGES_AT[1];
+    /**
+     * Orders of this drain: more than the drain's usual {@value MembershipDrain#BACKLOG}, so that the holder still finds
+     * the drain under way. A stay moves the drain by about 7,500 records; with 30,000 the third left about 5,400 to
+     * drain, and once the first instance drained them all before the holder's join was stable (29,000 rows written).
+     */
+    private static final int ORDERS = 40_000;
 
     @Test
     @Claim(id = "B12", title = "Group membership changes stop nothing", exercises = {"sink/Sink", "sink/PollSession",
             "sink/OffsetCommitter", "sink/Rebalances", "sink/SinkConsumer"})
     void b12MembershipChangesStopNothing(ClaimEvidence e, StandContext s) throws Exception {
-        MembershipDrain drain = MembershipDrain.seed(s, FIRST_CUSTOMER, UnaryOperator.identity());
+        MembershipDrain drain = MembershipDrain.seed(s, FIRST_CUSTOMER, ORDERS, UnaryOperator.identity());
         ExecutorService threads = Executors.newCachedThreadPool();
         MembershipDrain.Stays stays;
         Removal[] removal = {null};
@@ -75,7 +81,7 @@ class MembershipIT {
                     removal[0] = removeFirst(s, drain, firstRun);
                 }
             });
-            hold = holdBehind(s, threads, stays.firstRun());
+            hold = holdBehind(s, drain, threads, stays.firstRun());
             try {
                 first = stays.firstRun().get(3, TimeUnit.MINUTES);
                 outcome = "ended normally: " + first.line();
@@ -87,6 +93,7 @@ class MembershipIT {
         }
 
         MembershipDrain.recordStays(e, "", stays.changes());
+        e.figure("drained_when_the_holder_started", FaultSchedule.percent(hold.drainedAtStart()));
         e.figure("holder_summary", hold.holder().line());
         e.figure("records_behind_on_the_holders_partitions", hold.behindOnHolder());
         if (!hold.seen()) {
@@ -170,13 +177,14 @@ class MembershipIT {
      * The holder: a second instance whose every batch waits {@value #HOLDER_DELAY_MS} ms before its insert, so that
      * its partitions stay behind while the first instance catches up on its own.
      *
+     * @param drainedAtStart the backlog's share written when the holder started
      * @param seen          whether the group was stable with the first instance's partitions caught up and the
      *                      holder's more than one poll behind (so that the holder cannot catch up while it is watched)
      * @param firstEnded    whether the first instance's run had ended by {@value #HOLD_MS} ms after that
      * @param behindOnHolder data records behind on the holder's partitions then
      * @param holder        the holder's summary
      */
-    private record Hold(boolean seen, boolean firstEnded, long behindOnHolder, SinkSummary holder) {
+    private record Hold(double drainedAtStart, boolean seen, boolean firstEnded, long behindOnHolder, SinkSummary holder) {
     }
 
     /** FAULT INJECTION: the holder's pause before each batch's inserts, ms. */
@@ -191,13 +199,14 @@ class MembershipIT {
      * the first must go on polling (PollSession's --until-caught-up judges the group). The holder then leaves and the
      * first drains what it held.
      */
-    private static Hold holdBehind(StandContext s, ExecutorService threads, CompletableFuture<SinkSummary> firstRun)
+    private static Hold holdBehind(StandContext s, MembershipDrain drain, ExecutorService threads, CompletableFuture<SinkSummary> firstRun)
             throws InterruptedException, ExecutionException, TimeoutException {
         Groups groups = Groups.of(s.stand());
         Topics topics = s.topics();
         Sink holder = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS,
                 o -> o.withInsertDelay(Duration.ofMillis(HOLDER_DELAY_MS)).withRunFor(Duration.ofMinutes(2))
                         .withInstanceId(HOLDER_ID)));
+        double drainedAtStart = drain.drained();
         CompletableFuture<SinkSummary> run = CompletableFuture.supplyAsync(holder::run, threads);
         long[] behindOnHolder = {0};
         boolean seen;
@@ -247,6 +256,6 @@ class MembershipIT {
         }
         boolean ended = seen && firstRun.isDone();   // a first instance that ended before the watch began is no evidence
         holder.stop();
-        return new Hold(seen, ended, behindOnHolder[0], run.get(1, TimeUnit.MINUTES));
+        return new Hold(drainedAtStart, seen, ended, behindOnHolder[0], run.get(1, TimeUnit.MINUTES));
     }
 }
