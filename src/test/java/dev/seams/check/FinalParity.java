@@ -4,7 +4,6 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.Reconciliation;
 import dev.seams.stand.StandContext;
 import java.util.List;
 import java.util.Map;

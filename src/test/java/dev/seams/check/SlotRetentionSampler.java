@@ -1,6 +1,5 @@
 package dev.seams.check;
 
-import dev.seams.stand.LagSampler;
 import dev.seams.truth.ReplicationSlots;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@ import java.util.function.IntPredicate;
 
 /**
  * Which node of a Kafka cluster a fault of claim B5 kills, and whether what it held moved, decided from
- * Admin metadata only ({@code stand/ClusterView}): a pure function of who holds what, so that it is
+ * Admin metadata only ({@code truth/ClusterView}): a pure function of who holds what, so that it is
  * unit-tested apart from the cluster.
  *
  * <p>A holding is a map from what is held (a partition of {@code customer.totals}, a transactional id)

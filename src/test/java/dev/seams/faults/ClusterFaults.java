@@ -3,7 +3,7 @@ package dev.seams.faults;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.sink.SinkOptions;
-import dev.seams.stand.ClusterView;
+import dev.seams.truth.ClusterView;
 import dev.seams.stand.ContainerControl;
 import dev.seams.stand.Faults;
 import dev.seams.stand.Pipeline;

@@ -9,7 +9,7 @@ import dev.seams.report.FaultNotObservedException;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.ConnectorTwin;
-import dev.seams.stand.KeyCounts;
+import dev.seams.check.KeyCounts;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;

@@ -1,9 +1,9 @@
 package dev.seams.inbox;
 
 import dev.seams.seed.OrderSeeder;
-import dev.seams.stand.OrderChanges;
+import dev.seams.load.OrderChanges;
 import dev.seams.stand.Stand;
-import dev.seams.stand.Totals;
+import dev.seams.truth.Totals;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -130,7 +130,7 @@ public final class LedgerDb {
      * Every change the ledger holds for these orders, one per ledger row (a change written twice
      * appears twice), named by its columns {@code (order_id, source_lsn, op)} — not by the sink's
      * own {@code change_key} — so that a claim test counts them against the changes it read from
-     * the topic ({@link dev.seams.stand.KeyCounts}), independently of the key format.
+     * the topic ({@link dev.seams.check.KeyCounts}), independently of the key format.
      *
      * @param ids order ids
      * @return the changes, in no particular order

@@ -7,7 +7,7 @@ import dev.seams.faults.FaultSink;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.BrokerLayout;
-import dev.seams.stand.ClusterView;
+import dev.seams.truth.ClusterView;
 import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;

@@ -14,7 +14,7 @@ import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.FaultSchedule;
 import dev.seams.stand.FaultSchedule.Shot;
 import dev.seams.stand.Faults;
-import dev.seams.stand.KeyCounts;
+import dev.seams.check.KeyCounts;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;

@@ -5,7 +5,7 @@ import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
-import dev.seams.stand.Totals;
+import dev.seams.truth.Totals;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;

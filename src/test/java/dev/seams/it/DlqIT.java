@@ -32,7 +32,7 @@ import dev.seams.stand.SinkCli;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
-import dev.seams.stand.Totals;
+import dev.seams.truth.Totals;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@ import dev.seams.stand.FaultSchedule;
 import dev.seams.stand.FaultSchedule.Shot;
 import dev.seams.stand.InboxProcess;
 import dev.seams.stand.InboxProcess.Run;
-import dev.seams.stand.OrderChanges;
+import dev.seams.load.OrderChanges;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import java.time.Duration;

@@ -9,7 +9,7 @@ import dev.seams.sink.SinkConsumer;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.FaultSchedule;
-import dev.seams.stand.Groups;
+import dev.seams.truth.Groups;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;

@@ -12,7 +12,7 @@ import static org.awaitility.Awaitility.await;
 import dev.seams.it.KillRecovery.Recovery;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.stand.Groups;
+import dev.seams.truth.Groups;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * first both with dynamic membership, then both with static membership ({@code --instance-id}: the same
  * {@code group.instance.id} across the restart); the same load each time. Measured from the restart: when
  * each group's partitions are held by the new process again (the broker's view), when ds-streams' lag is 0,
- * when the sink's lag is 0, when {@code customer_totals FINAL} equals PostgreSQL (stand/Reconciliation), and
+ * when the sink's lag is 0, when {@code customer_totals FINAL} equals PostgreSQL (check/Reconciliation), and
  * the rebalances the broker completed for each group. A dynamic member's restart waits until the killed
  * member's session ({@code session.timeout.ms}, Kafka's default 45 s) has expired; a static member takes
  * the killed one's place at once. The stand runs ds-streams with static membership ({@link StreamsProcess}).

@@ -23,7 +23,7 @@ import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Injection;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
-import dev.seams.stand.Totals;
+import dev.seams.truth.Totals;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -18,7 +18,7 @@ import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.ConnectorTwin;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Pipeline;
-import dev.seams.stand.Reconciliation;
+import dev.seams.check.Reconciliation;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.streams.OrderEvent;

@@ -17,7 +17,7 @@ import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.Injection;
 import dev.seams.stand.Pipeline;
-import dev.seams.stand.Reconciliation;
+import dev.seams.check.Reconciliation;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;

@@ -1,6 +1,6 @@
 package dev.seams.report;
 
-import dev.seams.stand.LagSampler;
+import dev.seams.check.LagSampler;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;

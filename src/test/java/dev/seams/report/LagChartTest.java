@@ -2,7 +2,7 @@ package dev.seams.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seams.stand.LagSampler;
+import dev.seams.check.LagSampler;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

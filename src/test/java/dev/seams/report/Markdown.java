@@ -117,7 +117,7 @@ final class Markdown {
         return md.toString();
     }
 
-    /** The column of a per-key reconciliation table ({@code stand/Reconciliation}) and its value for a key that agrees. */
+    /** The column of a per-key reconciliation table ({@code check/Reconciliation}) and its value for a key that agrees. */
     private static final String STATUS = "status";
     private static final String AGREE = "ok";
 

@@ -1,5 +1,6 @@
 package dev.seams.stand;
 
+import dev.seams.truth.Groups;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.seams.stand;
 
+import dev.seams.truth.Totals;
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.ServerException;
 import com.clickhouse.client.api.query.QueryResponse;

@@ -1,5 +1,6 @@
 package dev.seams.stand;
 
+import dev.seams.truth.Totals;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,5 +1,6 @@
 package dev.seams.stand;
 
+import dev.seams.truth.Totals;
 import dev.seams.seed.OrderSeeder;
 import java.math.BigDecimal;
 import java.sql.Connection;

@@ -1,5 +1,7 @@
 package dev.seams.stand;
 
+import dev.seams.check.Reconciliation;
+import dev.seams.truth.Groups;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

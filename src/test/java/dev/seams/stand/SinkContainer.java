@@ -1,5 +1,6 @@
 package dev.seams.stand;
 
+import dev.seams.truth.Groups;
 import dev.seams.cli.Secrets;
 import dev.seams.report.Project;
 import dev.seams.sink.SinkCrash;

@@ -1,5 +1,6 @@
 package dev.seams.stand;
 
+import dev.seams.truth.Groups;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package dev.seams.stand;
 
+import dev.seams.truth.Totals;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.lag.LagProbe;

@@ -1,5 +1,6 @@
-package dev.seams.stand;
+package dev.seams.check;
 
+import dev.seams.truth.Totals;
 import java.util.List;
 import java.util.Map;
 

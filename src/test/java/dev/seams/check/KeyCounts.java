@@ -1,4 +1,4 @@
-package dev.seams.stand;
+package dev.seams.check;
 
 import java.util.Collection;
 import java.util.HashMap;

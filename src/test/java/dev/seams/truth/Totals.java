@@ -1,4 +1,4 @@
-package dev.seams.stand;
+package dev.seams.truth;
 
 import java.math.BigDecimal;
 

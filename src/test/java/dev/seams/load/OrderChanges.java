@@ -1,5 +1,8 @@
-package dev.seams.stand;
+package dev.seams.load;
 
+import dev.seams.stand.Stand;
+import dev.seams.stand.Topics;
+import dev.seams.truth.Totals;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.seed.OrderSeeder;

@@ -1,5 +1,8 @@
-package dev.seams.stand;
+package dev.seams.check;
 
+import dev.seams.load.OrderLoad;
+import dev.seams.stand.Stand;
+import dev.seams.stand.Topics;
 import dev.seams.streams.CustomerTotals;
 import java.util.HashMap;
 import java.util.Map;

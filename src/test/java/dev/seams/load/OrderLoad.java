@@ -1,5 +1,7 @@
-package dev.seams.stand;
+package dev.seams.load;
 
+import dev.seams.stand.Pg;
+import dev.seams.stand.Stand;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.seed.OrderSeeder;

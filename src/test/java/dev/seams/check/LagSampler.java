@@ -1,5 +1,9 @@
-package dev.seams.stand;
+package dev.seams.check;
 
+import dev.seams.stand.ClickHouse;
+import dev.seams.stand.Pipeline;
+import dev.seams.stand.Stand;
+import dev.seams.stand.Topics;
 import dev.seams.lag.LagProbe;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,6 @@
-package dev.seams.stand;
+package dev.seams.load;
 
+import dev.seams.stand.JvmProcess;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;

@@ -1,5 +1,6 @@
-package dev.seams.stand;
+package dev.seams.check;
 
+import dev.seams.truth.Totals;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.seams.seed.OrderSeeder;

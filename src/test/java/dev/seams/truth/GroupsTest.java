@@ -1,4 +1,4 @@
-package dev.seams.stand;
+package dev.seams.truth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,7 @@
-package dev.seams.stand;
+package dev.seams.truth;
 
+import dev.seams.stand.Futures;
+import dev.seams.stand.Stand;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;

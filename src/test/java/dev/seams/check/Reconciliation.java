@@ -1,5 +1,9 @@
-package dev.seams.stand;
+package dev.seams.check;
 
+import dev.seams.stand.ClickHouse;
+import dev.seams.stand.Pg;
+import dev.seams.stand.Stand;
+import dev.seams.truth.Totals;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.seed.OrderSeeder;
 import java.math.BigDecimal;
