@@ -1,6 +1,7 @@
 package dev.seams.mutants;
 
 import dev.seams.report.Gate;
+import dev.seams.report.Project;
 import dev.seams.report.Verdict;
 import dev.seams.stand.Pipeline;
 import dev.seams.report.ReportWriter;
@@ -305,13 +306,7 @@ public final class MutantRun {
     /** Copies pom.xml, src/, containers/ and docs/ (no build output, not the mutation tier) into an emptied {@code to}. */
     static void copy(Path root, Path to) {
         try {
-            if (Files.exists(to)) {
-                try (Stream<Path> old = Files.walk(to)) {
-                    for (Path p : old.sorted((a, b) -> b.compareTo(a)).toList()) {
-                        Files.delete(p);
-                    }
-                }
-            }
+            Project.deleteTree(to);
             Files.createDirectories(to);
             Files.copy(root.resolve("pom.xml"), to.resolve("pom.xml"));
             for (String top : List.of("src", "containers", "docs")) {

@@ -1,15 +1,12 @@
 package dev.seams.stand;
 
+import dev.seams.report.Project;
 import dev.seams.truth.Groups;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import org.testcontainers.containers.Network;
 import org.testcontainers.utility.DockerImageName;
 
@@ -65,15 +62,7 @@ public final class StreamsProcess {
      * @throws UncheckedIOException if the directory cannot be emptied
      */
     static StreamsProcess withEmptyState(DockerImageName jre, Network network, Path stateDir, Path logDir, Stand stand) {
-        if (Files.exists(stateDir)) {
-            try (Stream<Path> paths = Files.walk(stateDir)) {
-                for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(p);
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
+        Project.deleteTree(stateDir);
         return new StreamsProcess(jre, network, stateDir, logDir, stand);
     }
 
