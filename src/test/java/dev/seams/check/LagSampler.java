@@ -4,7 +4,6 @@ import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
-import dev.seams.lag.LagProbe;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,7 +46,7 @@ public final class LagSampler implements AutoCloseable {
         SERIES.put("ds-sink on customer.totals", new String[] {"ds-sink", Stand.CUSTOMER_TOTALS});
     }
 
-    private final LagProbe probe;
+    private final Topics topics;
     private final Map<String, LongSupplier> counters;
     private final long startNanos = System.nanoTime();
     private final List<Sample> samples = new ArrayList<>();
@@ -77,7 +76,7 @@ public final class LagSampler implements AutoCloseable {
      *                 counter that throws (its server down under a fault) is left out of that sample
      */
     public LagSampler(Stand stand, long periodMs, Map<String, LongSupplier> counters) {
-        this.probe = Topics.of(stand).lagProbe();
+        this.topics = Topics.of(stand);
         this.counters = new LinkedHashMap<>(counters);
         timer.scheduleWithFixedDelay(this::sample, 0, periodMs, TimeUnit.MILLISECONDS);
     }
@@ -87,7 +86,7 @@ public final class LagSampler implements AutoCloseable {
         Map<String, Long> lags = new LinkedHashMap<>();
         SERIES.forEach((name, gt) -> {
             try {
-                lags.put(name, probe.totalLag(gt[0], gt[1]));
+                lags.put(name, topics.lag(gt[0], gt[1]));
             } catch (RuntimeException e) {
                 // a missed reading (broker busy or down) is a gap in the chart, not a failure
             }
