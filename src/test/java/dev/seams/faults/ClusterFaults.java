@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 import dev.seams.sink.SinkOptions;
 import dev.seams.truth.ClusterView;
 import dev.seams.stand.ContainerControl;
-import dev.seams.stand.Faults;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
@@ -59,7 +58,7 @@ public final class ClusterFaults {
      * @return the fault
      */
     public static Fault leaderKill(String name, Stand stand) {
-        ClusterView view = ClusterView.of(stand);
+        ClusterView view = ClusterView.of(stand.admin());
         return new NodeKill<>(name, stand, "leader of " + Stand.CUSTOMER_TOTALS + " partitions",
                 () -> new Holdings<>(view.leaders(Stand.CUSTOMER_TOTALS),
                         Set.copyOf(view.transactionCoordinators(view.transactionalIds(streamsTransactions())).values())),
@@ -75,7 +74,7 @@ public final class ClusterFaults {
      * @return the fault
      */
     public static Fault coordinatorKill(String name, Stand stand) {
-        ClusterView view = ClusterView.of(stand);
+        ClusterView view = ClusterView.of(stand.admin());
         return new NodeKill<>(name, stand, "transaction coordinator of " + streamsTransactions() + "*",
                 () -> new Holdings<>(view.transactionCoordinators(view.transactionalIds(streamsTransactions())), Set.of()),
                 view::transactionCoordinators);
@@ -110,7 +109,7 @@ public final class ClusterFaults {
          * @param reread   who holds these items now, read while a node is down
          */
         NodeKill(String name, Stand stand, String role, Supplier<Holdings<K>> holdings, Function<Set<K>, Map<K, Integer>> reread) {
-            super(name, Duration.ZERO, () -> ClusterView.of(stand).underReplicatedPartitions() == 0);
+            super(name, Duration.ZERO, () -> ClusterView.of(stand.admin()).underReplicatedPartitions() == 0);
             this.stand = stand;
             this.role = role;
             this.holdings = holdings;
@@ -131,14 +130,14 @@ public final class ClusterFaults {
             if (node < 0) {
                 return Proof.missing("no node is " + role + ": " + before);
             }
-            boolean controller = ClusterView.of(stand).controller() == node;
+            boolean controller = ClusterView.of(stand.admin()).controller() == node;
             String target = "node " + node + " (" + role + " " + BrokerTargets.heldBy(before, node)
                     + (controller ? ", the active controller" : "") + ")";
             killed = stand.kafka().control(node);
             long t0 = System.nanoTime();
             int exit = killed.kill();
-            if (exit != Faults.SIGKILL_EXIT) {
-                return Proof.missing("exit code " + exit + " of " + target + ", not " + Faults.SIGKILL_EXIT);
+            if (exit != Sigkill.EXIT) {
+                return Proof.missing("exit code " + exit + " of " + target + ", not " + Sigkill.EXIT);
             }
             Progress streams = new Progress(stand, Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS, t0);
             Progress sink = new Progress(stand, SinkOptions.DEFAULT_GROUP, Stand.CUSTOMER_TOTALS, t0);

@@ -3,7 +3,6 @@ package dev.seams.faults;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.stand.ContainerControl;
-import dev.seams.stand.Faults;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.testcontainers.containers.Network;
@@ -29,9 +28,7 @@ public final class ContainerFaults {
         return new Base(name, Duration.ZERO, serving) {
             @Override
             public Proof inject() {
-                int exit = target.kill();
-                return exit == Faults.SIGKILL_EXIT ? Proof.of("exit code " + exit)
-                        : Proof.missing("exit code " + exit + ", not " + Faults.SIGKILL_EXIT);
+                return Sigkill.proof(target.kill());
             }
 
             @Override

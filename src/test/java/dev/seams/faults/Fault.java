@@ -87,6 +87,20 @@ public interface Fault {
         }
 
         /**
+         * For a claim outside B5's matrix, whose entry cannot stand without the fault.
+         *
+         * @return this proof, when the fault took effect
+         * @throws dev.seams.report.FaultNotObservedException otherwise, with the evidence: the verdict becomes
+         *     UNVERIFIED, never PASS
+         */
+        public Proof require() {
+            if (!tookEffect) {
+                throw new dev.seams.report.FaultNotObservedException("the fault did not take effect: " + evidence);
+            }
+            return this;
+        }
+
+        /**
          * @param name  a figure's name, e.g. {@code seconds_to_new_leader}
          * @param value what was measured
          * @return this proof with the figure added

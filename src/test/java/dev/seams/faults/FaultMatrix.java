@@ -3,7 +3,6 @@ package dev.seams.faults;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.check.ResentChanges;
-import dev.seams.lag.LagProbe;
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimCatalog;
 import dev.seams.report.ClaimEvidence;
@@ -12,10 +11,11 @@ import dev.seams.report.Project;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
+import dev.seams.check.HangingTransactions;
+import dev.seams.check.RawTwin;
 import dev.seams.stand.ClickHouse;
-import dev.seams.stand.FaultSchedule;
-import dev.seams.stand.FaultSchedule.Shot;
-import dev.seams.check.KeyCounts;
+import dev.seams.streams.TotalsTopology;
+import dev.seams.faults.FaultSchedule.Shot;
 import dev.seams.check.LagSampler;
 import dev.seams.load.OrderLoad;
 import dev.seams.stand.Pg;
@@ -25,11 +25,10 @@ import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
@@ -149,6 +148,9 @@ public final class FaultMatrix {
         }
     }
 
+    /** How long a transaction must have been open to count as hanging (ds-streams' transaction.timeout.ms is 10 s). */
+    static final Duration HANGING_AFTER = Duration.ofSeconds(60);
+
     private FaultMatrix() {
     }
 
@@ -193,12 +195,11 @@ public final class FaultMatrix {
             }
             loadSeconds = seconds(t0);
             Pipeline.awaitStreamsMatchesPg(stand);
-            LagProbe probe = topics.lagProbe();
-            await("the sinks wrote everything").atMost(RECOVERY_WAIT).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
-                    .until(() -> caughtUp(probe, dev.seams.sink.SinkOptions.DEFAULT_GROUP, Stand.CUSTOMER_TOTALS)
-                            && caughtUp(probe, ORDERS_GROUP, Stand.ORDERS_EVENTS));
+            awaitSinksWroteEverything(topics, ordersRun);
             settledSeconds = seconds(t0);
             offsets = sampler.result();
+        } catch (ConditionTimeoutException stuck) {   // a heal that did not recover, or a pipeline that did not settle
+            throw nameHangingTransactions(e, stand, stuck);
         } finally {
             sampler.close();
             lags.close();
@@ -221,7 +222,7 @@ public final class FaultMatrix {
         e.figure("seconds_to_settled", round(settledSeconds));
         e.figure("pg_batches_retried", applied.retriedBatches());
         e.figure("orders_sink", ordersSummary.line());
-        recordShots(e, plan, shots);
+        FaultPoints.record(e, plan, shots);
 
         e.figure("offset_samples", offsets.samples());
         e.figure("offset_samples_judged", offsets.judged());
@@ -229,7 +230,7 @@ public final class FaultMatrix {
                 + " ms, per partition) where ds-sink's committed offset passed a data record raw_totals did not hold"
                 + (offsets.examples().isEmpty() ? "" : ": " + offsets.examples()));
 
-        rawTwin(e, plan, topics, ch, windowStart);
+        RawTwin.record(e, topics, ch, windowStart, plan.redeliveryExpected());
         List<String> unstored = ledger.missing(topics, windowStart);
         e.figure("snapshot_ledger_rows", ledger.rows());
         e.anomaly(Anomaly.LOST, e.figure("snapshots_never_stored_in_customer_totals", (long) unstored.size()));
@@ -276,90 +277,54 @@ public final class FaultMatrix {
         return new Injected(proof, round(held), round(t[0]), round(t[1]), retries, lagAtInjection, lagBeforeHeal);
     }
 
-    private static void recordShots(ClaimEvidence e, Plan plan, List<Shot<Injected>> shots) {
-        List<List<Object>> rows = new ArrayList<>();
-        List<String> unproven = new ArrayList<>();
-        for (Shot<Injected> shot : shots) {
-            Injected in = shot.result();
-            ClaimEvidence p = e.part(plan.name() + shot.label());
-            p.figure("load_progress_at_injection", FaultSchedule.percent(shot.progress()));
-            p.figure("proof", in.proof().evidence());
-            in.proof().measured().forEach(p::figure);
-            p.figure("seconds_fault_held", in.heldSeconds());
-            p.figure("sink_retries_logged_during_fault", in.retries());
-            p.figure("seconds_to_sink_caught_up_after_heal", in.sinkRecoverySeconds());
-            p.figure("seconds_to_streams_caught_up_after_heal", in.streamsRecoverySeconds());
-            if (plan.stalledGroup() != null) {
-                p.figure("lag_" + plan.stalledGroup() + "_at_injection", in.lagAtInjection());
-                p.figure("lag_" + plan.stalledGroup() + "_before_heal", in.lagBeforeHeal());
-            }
-            p.note("Reconciliation with PG runs once the whole load settled: see the entry " + e.id() + ".");
-            String missing = null;
-            if (!in.proof().tookEffect()) {
-                missing = "the fault did not take effect: " + in.proof().evidence();
-            } else if (!shot.midLoad()) {
-                missing = "the injection landed after the whole load was committed in PG";
-            } else if (!shot.onPoint()) {
-                missing = "the injection " + shot.offPoint() + " (the previous one was still held)";
-            } else if (plan.retriesExpected() && in.retries() == 0) {
-                missing = "the sink logged no failed write while the fault was on: the fault did not reach it";
-            } else if (plan.stalledGroup() != null && in.lagBeforeHeal() <= in.lagAtInjection()) {
-                missing = plan.stalledGroup() + "'s lag did not grow while the fault was on (" + in.lagAtInjection() + " -> "
-                        + in.lagBeforeHeal() + "): the fault did not stall it";
-            }
-            if (missing != null) {
-                p.unverified(missing);
-                unproven.add(shot.label() + ": " + missing);
-            }
-            rows.add(List.of(shot.label(), FaultSchedule.percent(shot.progress()), in.proof().evidence(), in.heldSeconds(),
-                    in.retries(), in.sinkRecoverySeconds(), in.streamsRecoverySeconds()));
+    /**
+     * After the pipeline did not recover or settle in time: whether a hanging transaction holds it (ds-streams' output, its
+     * repartition topic or a changelog it restores from; docs/findings.md 2026-12-05), recorded as the entry's check
+     * {@code hanging_transactions} with each one and the command that aborts it, so the entry fails by that name and not
+     * by a bare timeout.
+     *
+     * @return the exception to throw: the timeout, with the hanging transactions in its message when there are any
+     */
+    private static RuntimeException nameHangingTransactions(ClaimEvidence e, Stand stand, ConditionTimeoutException stuck) {
+        List<String> searched = List.of(Stand.CUSTOMER_TOTALS, Pipeline.REPARTITION_TOPIC,
+                Pipeline.STREAMS_GROUP + "-" + TotalsTopology.TOTALS_STORE + "-changelog",
+                Pipeline.STREAMS_GROUP + "-" + TotalsTopology.ORDERS_STORE + "-changelog");
+        List<HangingTransactions.Hanging> hanging;
+        try {
+            hanging = HangingTransactions.find(stand.admin(), searched, HANGING_AFTER);
+        } catch (RuntimeException unanswered) {
+            stuck.addSuppressed(unanswered);
+            return stuck;
         }
-        e.table("Injections of " + plan.name() + " (each its own entry " + ClaimCatalog.claimId(e.id()) + "[" + plan.name() + "@N%])",
-                List.of("point",
-                "load committed in PG", "proof", "seconds held", "sink retries", "s to sink caught up", "s to ds-streams caught up"), rows);
-        if (!unproven.isEmpty()) {
-            e.unverified(String.join("; ", unproven));
-        }
+        e.table("Hanging transactions (open longer than " + HANGING_AFTER.toSeconds() + " s, no longer listed by their "
+                + "coordinator), each with the command that aborts it", List.of("transaction", "abort"), hanging.stream()
+                .map(h -> List.<Object>of(h.toString(), h.abortCommand(stand.bootstrapServers()))).toList());
+        e.check("hanging_transactions", hanging.size()).isZero("transactions left open on " + searched + " that no "
+                + "coordinator will complete: the last stable offset stays below them and every read_committed reader stops there");
+        return hanging.isEmpty() ? stuck : new IllegalStateException("the pipeline did not settle: " + hanging.size()
+                + " hanging transaction(s) hold it: " + hanging, stuck);
     }
 
-    /** Raw twin: every data record of customer.totals written during the run, counted in raw_totals by position. */
-    private static void rawTwin(ClaimEvidence e, Plan plan, Topics topics, ClickHouse ch, Map<TopicPartition, Long> from) {
-        List<String> positions = new ArrayList<>();
-        Map<TopicPartition, Long> end = topics.endOffsets(Stand.CUSTOMER_TOTALS);   // both reads below stop here
-        java.util.function.Predicate<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> inRun =
-                r -> r.offset() < end.getOrDefault(new TopicPartition(r.topic(), r.partition()), Long.MAX_VALUE);
-        topics.readFrom(Stand.CUSTOMER_TOTALS, "read_committed", from, r -> {
-            if (inRun.test(r)) {
-                positions.add(r.partition() + "@" + r.offset());
-            }
-        });
-        String since = from.entrySet().stream().map(en -> "(kafka_partition = " + en.getKey().partition()
-                + " AND kafka_offset >= " + en.getValue() + ")").collect(Collectors.joining(" OR "));
-        KeyCounts<String> raw = KeyCounts.of(positions, ch.rows("SELECT kafka_partition, kafka_offset FROM raw_totals WHERE "
-                + (since.isEmpty() ? "1" : since)).stream().map(r -> r.get(0) + "@" + r.get(1)).toList());
-        e.figure("changelog_records_of_the_run", positions.size());
-        java.util.Set<String> committed = new java.util.HashSet<>(positions);
-        long[] aborted = {0};
-        topics.readFrom(Stand.CUSTOMER_TOTALS, "read_uncommitted", from,
-                r -> aborted[0] += !inRun.test(r) || committed.contains(r.partition() + "@" + r.offset()) ? 0 : 1);
-        e.figure("aborted_records_in_log", aborted[0]);
-        e.anomaly(Anomaly.LOST, e.figure("changelog_records_never_stored_in_raw_totals", raw.missing()));
-        // a position that holds no committed data record: an aborted transaction's record, or a marker
-        e.anomaly(Anomaly.ABORTED_READ, e.figure("raw_rows_at_no_committed_record_position", raw.unexpected()));
-        if (plan.redeliveryExpected()) {
-            e.negativeControl("raw_twin_redelivered_rows", raw.excess(), Anomaly.DUPLICATE,
-                    "raw_totals (MergeTree, no dedup) rows beyond one per record position: the redelivery the fault causes, "
-                            + "which customer_totals (ReplacingMergeTree by version) absorbs");
-        } else {
-            e.figure("raw_twin_redelivered_rows", raw.excess());
+    /**
+     * Waits until ds-sink and the orders sink read every data record of their topics; fails at once, with the orders
+     * sink's stop or summary, if that sink (this thread's {@code ordersRun}) ended first: it cannot catch up any more.
+     *
+     * @throws IllegalStateException if the orders sink ended before it caught up
+     * @throws org.awaitility.core.ConditionTimeoutException if they did not catch up within {@link #RECOVERY_WAIT}
+     */
+    private static void awaitSinksWroteEverything(Topics topics, CompletableFuture<SinkSummary> ordersRun) {
+        try {
+            await("the sinks wrote everything").atMost(RECOVERY_WAIT).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                    .failFast("the orders sink (group " + ORDERS_GROUP + ") ended", ordersRun::isDone)
+                    .until(() -> topics.caughtUp(dev.seams.sink.SinkOptions.DEFAULT_GROUP, Stand.CUSTOMER_TOTALS)
+                            && topics.caughtUp(ORDERS_GROUP, Stand.ORDERS_EVENTS));
+        } catch (org.awaitility.core.TerminalFailureException ended) {
+            String outcome = ordersRun.handle((summary, error) -> error == null ? "summary " + summary.line()
+                    : String.valueOf(error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                            ? error.getCause() : error)).join();
+            throw new IllegalStateException("the orders sink (group " + ORDERS_GROUP + ") ended before it caught up with "
+                    + Stand.ORDERS_EVENTS + ": " + outcome, ended);
         }
-    }
-
-
-    /** @return whether the group has read all data of the topic (lag 0, or only transaction markers behind) */
-    private static boolean caughtUp(LagProbe probe, String group, String topic) {
-        long lag = probe.totalLag(group, topic);
-        return lag == 0 || (lag <= 10 && probe.describe(group, topic).stream().allMatch(l -> l.dataRecordsBehind() == 0));
     }
 
     private static boolean reached(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> ends) {

@@ -2,7 +2,6 @@ package dev.seams.faults;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.seams.lag.LagProbe;
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.ClickHouseTarget;
@@ -84,10 +83,8 @@ public final class OffsetTwin implements AutoCloseable {
      * @throws org.awaitility.core.ConditionTimeoutException if the twin did not catch up within 2 minutes
      */
     public void record(ClaimEvidence e) {
-        LagProbe probe = s.topics().lagProbe();
         await("the offset twin wrote everything").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions().until(() -> probe.describe(GROUP, Stand.CUSTOMER_TOTALS).stream()
-                        .allMatch(l -> l.dataRecordsBehind() == 0));
+                .ignoreExceptions().until(() -> s.topics().caughtUp(GROUP, Stand.CUSTOMER_TOTALS));
         OffsetSampler.Result offsets = sampler.result();
         e.figure("twin_sink", stop().line());
         e.figure("twin_offset_samples_judged", offsets.judged());

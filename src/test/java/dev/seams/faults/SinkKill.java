@@ -6,7 +6,6 @@ import dev.seams.sink.Batches;
 import dev.seams.sink.SinkCrash;
 import dev.seams.sink.SinkOptions;
 import dev.seams.stand.ClickHouse;
-import dev.seams.stand.Faults;
 import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
@@ -72,7 +71,7 @@ public final class SinkKill implements Fault {
         Map<TopicPartition, Long> committed = topics.committed(SinkOptions.DEFAULT_GROUP, Stand.CUSTOMER_TOTALS);
         long beyond = rawRowsIn(unread(committed));
         String evidence = "exit code " + exit + "; " + beyond + " raw_totals rows beyond the committed offsets";
-        boolean took = exit == Faults.SIGKILL_EXIT;
+        boolean took = exit == Sigkill.EXIT;
         if (point == SinkCrash.Point.AFTER_INSERT) {
             // the crashed batch itself must be in ClickHouse and not committed: with a commit interval, rows of
             // earlier batches beyond the committed offsets would prove nothing about where this kill landed

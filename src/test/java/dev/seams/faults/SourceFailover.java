@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 import dev.seams.report.Project;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.ContainerControl;
-import dev.seams.stand.Faults;
 import dev.seams.stand.JvmContainer;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
@@ -251,7 +250,7 @@ public final class SourceFailover implements Fault, AutoCloseable {
         });
         String evidence = "primary exit code " + exit + "; standby " + (promoted && !inRecovery ? "promoted (pg_is_in_recovery false)"
                 : "not promoted (pg_promote " + promoted + ", in recovery " + inRecovery + ")");
-        return new Proof(exit == Faults.SIGKILL_EXIT && promoted && !inRecovery, evidence)
+        return new Proof(exit == Sigkill.EXIT && promoted && !inRecovery, evidence)
                 .with("seconds_from_kill_to_promoted", round(toPromote))
                 .with("seconds_from_kill_to_first_event", firstEvent);
     }

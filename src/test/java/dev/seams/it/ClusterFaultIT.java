@@ -82,12 +82,12 @@ class ClusterFaultIT {
         FaultMatrix.run(e, s, plan);
         OpenTransactions.checkEnded(e, s.stand());
         e.figure("streams_alive_after", s.stand().streams().isAlive());
-        e.figure("replication_factors_after", ClusterView.of(s.stand()).replicationFactors().toString());
+        e.figure("replication_factors_after", ClusterView.of(s.stand().admin()).replicationFactors().toString());
     }
 
     /** The stand is the cluster of the claim: its brokers, every topic's replicas, every node's settings. */
     private static void recordCluster(ClaimEvidence e, Stand stand, BrokerLayout layout) {
-        ClusterView view = ClusterView.of(stand);
+        ClusterView view = ClusterView.of(stand.admin());
         e.check("brokers_registered", view.liveBrokers().size()).isEqualTo(layout.count(), "brokers the cluster registered at the start");
         Map<String, Integer> factors = view.replicationFactors();
         Map<String, Integer> below = new TreeMap<>();

@@ -11,9 +11,8 @@ import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.ConnectWorker;
-import dev.seams.stand.FaultSchedule;
-import dev.seams.stand.FaultSchedule.Shot;
-import dev.seams.stand.Faults;
+import dev.seams.faults.FaultSchedule;
+import dev.seams.faults.FaultSchedule.Shot;
 import dev.seams.check.KeyCounts;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Stand;
@@ -71,8 +70,8 @@ class ConnectFaultIT {
         }
     }
 
-    /** One kill of the worker: the orders PG had, orders.events' end offsets once the worker was dead, its exit code. */
-    private record ConnectKill(int ordersInPg, Map<TopicPartition, Long> endAtKill, int exit) {
+    /** One kill of the worker: the orders PG had, orders.events' end offsets once the worker was dead, the kill's proof. */
+    private record ConnectKill(int ordersInPg, Map<TopicPartition, Long> endAtKill, Fault.Proof proof) {
     }
 
     @Test
@@ -99,19 +98,19 @@ class ConnectFaultIT {
             part.figure("progress_at_kill", FaultSchedule.percent(shot.progress()));
             part.figure("orders_in_pg_at_kill", shot.result().ordersInPg());
             part.figure("events_of_the_load_at_kill", sum(shot.result().endAtKill()) - sum(start));
-            part.figure("connect_exit_code", shot.result().exit());
+            part.figure("connect_kill", shot.result().proof().evidence());
             if (!shot.onPoint()) {
                 part.unverified("the kill " + shot.offPoint());
             }
-            if (shot.result().exit() != Faults.SIGKILL_EXIT) {
-                part.unverified("the Connect container exited with " + shot.result().exit() + ", not " + Faults.SIGKILL_EXIT);
+            if (!shot.result().proof().tookEffect()) {
+                part.unverified("the Connect container's kill did not take effect: " + shot.result().proof().evidence());
             }
             part.negativeControl("redelivered_events", redelivered(all, shot.result().endAtKill(), next), Anomaly.DUPLICATE,
                     "events written after this kill (up to the next kill) that orders.events already held before it: Debezium re-sent them");
         }
-        e.table("Connect kills (each its own entry B3[connect kill -9 @N%])", List.of("target", "orders in PG", "events of the load", "exit code"),
+        e.table("Connect kills (each its own entry B3[connect kill -9 @N%])", List.of("target", "orders in PG", "events of the load", "kill"),
                 kills.stream().map(k -> List.<Object>of(FaultSchedule.percent(k.target()), k.result().ordersInPg(),
-                        sum(k.result().endAtKill()) - sum(start), k.result().exit())).toList());
+                        sum(k.result().endAtKill()) - sum(start), k.result().proof().evidence())).toList());
 
         KeyCounts<Long> deliveries = KeyCounts.of(seeded, OrderEvents.orderIds(all));
         long delivered = all.stream().filter(Event::carriesOrder).count();
@@ -138,7 +137,7 @@ class ConnectFaultIT {
      * the next point.
      */
     private static List<Shot<ConnectKill>> loadWithKills(StandContext s, Set<Long> seeded) {
-        ConnectWorker connect = new ConnectWorker(s.stand().connect());
+        Fault kill = connectKill(s);
         Pg pg = s.pg();
         AtomicInteger done = new AtomicInteger();
         AtomicInteger allowed = new AtomicInteger(BATCHES);   // the batches the load may have seeded by now
@@ -159,17 +158,17 @@ class ConnectFaultIT {
                         await("Debezium writing events").atMost(Duration.ofSeconds(30)).pollDelay(Duration.ZERO)
                                 .pollInterval(Duration.ofMillis(50)).until(() -> sum(s.topics().endOffsets(Stand.ORDERS_EVENTS)) > written);
                         int inPg = seeded.size();
-                        int exit = connect.kill();
+                        Fault.Proof killed = kill.inject();
                         Map<TopicPartition, Long> endAtKill = s.topics().endOffsets(Stand.ORDERS_EVENTS);
                         allowed.set(batchBefore(target));   // orders go on arriving while the worker is down, short of the next point
-                        connect.restart(Stand.CONNECTOR);
+                        kill.heal();
                         // the task reports RUNNING seconds before Debezium streams again: the next kill waits for its
                         // first event, or it hits a worker that has nothing to re-send yet (redelivered 0: UNVERIFIED)
                         long before = sum(endAtKill);
                         await("Debezium streaming again after the kill").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
                                 .until(() -> sum(s.topics().endOffsets(Stand.ORDERS_EVENTS)) > before);
                         allowed.set(BATCHES);
-                        return new ConnectKill(inPg, endAtKill, exit);
+                        return new ConnectKill(inPg, endAtKill, killed);
                     });
             await("the load is in PG").atMost(Duration.ofMinutes(5)).until(() -> done.get() == BATCHES);
             return kills;
@@ -192,10 +191,14 @@ class ConnectFaultIT {
     @Claim(id = "B3", variant = "connect kill -9 during snapshot", title = "Upstream redelivery does not double count: Connect killed mid-snapshot",
             exercises = {"streams/TotalsTopology", "sink/DedupDemoMapper", "sink/TotalsMapper", "containers/debezium/orders-connector.json"})
     void b3ConnectKilledDuringSnapshot(ClaimEvidence e, StandContext s) {
+        SnapshotFault.record(e, s, SnapshotFault.run(e, s, SNAPSHOT_ORDERS, CUSTOMERS, SNAPSHOT_PACE, connectKill(s)), true);
+    }
+
+    /** SIGKILL of the Connect worker's container, healed by starting it again until the connector's task runs. */
+    private static Fault connectKill(StandContext s) {
         ConnectWorker connect = new ConnectWorker(s.stand().connect());
-        Fault kill = ContainerFaults.kill("connect-kill", s.stand().control("connect"),
+        return ContainerFaults.kill("connect-kill", s.stand().control("connect"),
                 () -> "RUNNING".equals(connect.taskStatus(Stand.CONNECTOR).state()));
-        SnapshotFault.record(e, s, SnapshotFault.run(e, s, SNAPSHOT_ORDERS, CUSTOMERS, SNAPSHOT_PACE, kill), true);
     }
 
     /**

@@ -137,7 +137,7 @@ class DlqIT {
                 routed.add(new Routed(p, bad, good));
             }
 
-            SinkCli run = SinkCli.run(side.stand(), "--until-caught-up");
+            SinkCli run = SinkCli.run(side.stand(), SinkMode.TOTALS, "--until-caught-up");
 
             long written = injection.since(Stand.CUSTOMER_TOTALS, totalsMark).size();
             List<ConsumerRecord<byte[], byte[]>> letters = injection.since(Stand.CUSTOMER_TOTALS_DLQ, side.dlqMark());
@@ -267,7 +267,7 @@ class DlqIT {
                     injection.snapshot(CUSTOMER, goodTotals), null);
             TopicPartition tp = new TopicPartition(Stand.CUSTOMER_TOTALS, bad.partition());
 
-            SinkCli failing = SinkCli.run(side.stand(), "--for", "12s", "--dlq-topic", tiny);
+            SinkCli failing = SinkCli.run(side.stand(), SinkMode.TOTALS, "--for", "12s", "--dlq-topic", tiny);
             long committedAfterFailure = committedOffset(side.stand(), tp);
             long rawAfterFailure = side.ch().scalar("SELECT count() FROM raw_totals");
             long tinyRecords = side.topics().committedRecordCount(tiny);
@@ -277,7 +277,7 @@ class DlqIT {
                         + failing.summary().line());
             }
 
-            SinkCli recovery = SinkCli.run(side.stand(), "--until-caught-up");
+            SinkCli recovery = SinkCli.run(side.stand(), SinkMode.TOTALS, "--until-caught-up");
             long committedAfterRecovery = committedOffset(side.stand(), tp);
             List<ConsumerRecord<byte[], byte[]>> letters = injection.since(Stand.CUSTOMER_TOTALS_DLQ, side.dlqMark());
             ConsumerRecord<byte[], byte[]> letter = letterOf(letters, bad);

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.seams.report.Project;
 import dev.seams.sink.ClickHouseTarget;
-import dev.seams.stand.Faults;
+import dev.seams.faults.Sigkill;
 import dev.seams.stand.Images;
 import dev.seams.stand.JvmContainer;
 import dev.seams.stand.Pg;
@@ -123,7 +123,7 @@ class JvmContainerIT {
     private void killAndRestart() {
         int exit = streams.kill();
         measured.put("kill_exit", exit);
-        Faults.requireSigkill("ds-streams container", exit);
+        Sigkill.require("ds-streams container", exit);
         assertFalse(streams.isAlive(), "killed container still alive");
         long lag = seedAndAwaitLag();
         measured.put("lag_while_killed", lag);

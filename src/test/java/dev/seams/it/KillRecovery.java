@@ -3,16 +3,16 @@ package dev.seams.it;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.faults.LoadDriver;
-import dev.seams.lag.LagProbe;
+import dev.seams.faults.ProcessKill;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.Project;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.stand.Brokers;
-import dev.seams.stand.FaultSchedule;
-import dev.seams.stand.FaultSchedule.Shot;
-import dev.seams.stand.Faults;
+import dev.seams.faults.FaultSchedule;
+import dev.seams.faults.FaultSchedule.Shot;
+import dev.seams.faults.Sigkill;
 import dev.seams.truth.Groups;
 import dev.seams.stand.JvmProcess;
 import dev.seams.load.OrderLoad;
@@ -107,7 +107,7 @@ final class KillRecovery {
         if (sink != null && sink.isAlive()) {
             sink.kill();
         }
-        Groups.of(stand).removeAllMembers(SINK_GROUP);
+        Groups.of(stand.admin()).removeAllMembers(SINK_GROUP);
         StreamsProcess streams = stand.streams();
         if (!StreamsProcess.STAND_INSTANCE_ID.equals(streams.instanceId()) || !streams.isAlive()) {
             streams.stop();
@@ -119,8 +119,7 @@ final class KillRecovery {
     Recovery recover(ClaimEvidence e, StandContext s, String streamsId, String sinkId) {
         Stand stand = s.stand();
         Topics topics = s.topics();
-        LagProbe probe = topics.lagProbe();
-        Groups groups = Groups.of(stand);
+        Groups groups = Groups.of(stand.admin());
         StreamsProcess streams = stand.streams();
         streams.stop();
         sink = sinkProcess(stand, sinkId);
@@ -146,15 +145,17 @@ final class KillRecovery {
                 / (double) load.size();
         Shot<Kill> shot = FaultSchedule.atProgress(progress, KILL_AT).within(Duration.ofMinutes(2)).run(target -> {
                     double at = progress.getAsDouble();
-                    long inputLag = probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS);
-                    long sinkLag = probe.totalLag(SINK_GROUP, Stand.CUSTOMER_TOTALS);
-                    int streamsExit = streams.kill();
-                    int sinkExit = sink.kill();
+                    long inputLag = topics.lag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS);
+                    long sinkLag = topics.lag(SINK_GROUP, Stand.CUSTOMER_TOTALS);
+                    ProcessKill streamsKill = ProcessKill.streamsRelaunched(streams);
+                    ProcessKill sinkKill = ProcessKill.jvm("sink-kill", sink);
+                    streamsKill.inject();
+                    sinkKill.inject();
                     restartNanos[0] = System.nanoTime();
                     driver.rate(LOAD_RATE);
-                    streams.launch();
-                    sink.start();
-                    return new Kill(at, inputLag, sinkLag, streamsExit, sinkExit);
+                    streamsKill.heal();
+                    sinkKill.heal();
+                    return new Kill(at, inputLag, sinkLag, streamsKill.exitStatus(), sinkKill.exitStatus());
                 }).get(0);
         Kill kill = shot.result();
         OrderLoad.Applied applied = driver.await(Duration.ofMinutes(2));
@@ -167,9 +168,9 @@ final class KillRecovery {
                     firstTime(t, 0, now, () -> groups.look(Pipeline.STREAMS_GROUP).heldByNewMember(streamsMembers));
                     firstTime(t, 1, now, () -> groups.look(SINK_GROUP).heldByNewMember(sinkMembers));
                     firstTime(t, 2, now, () -> topics.totalEndOffset(Stand.ORDERS_EVENTS) >= eventsBefore + applied.changes()
-                            && caughtUp(probe, Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)
-                            && caughtUp(probe, Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC));
-                    firstTime(t, 3, now, () -> !Double.isNaN(t[2]) && caughtUp(probe, SINK_GROUP, Stand.CUSTOMER_TOTALS));
+                            && topics.caughtUp(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)
+                            && topics.caughtUp(Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC));
+                    firstTime(t, 3, now, () -> !Double.isNaN(t[2]) && topics.caughtUp(SINK_GROUP, Stand.CUSTOMER_TOTALS));
                     firstTime(t, 4, now, () -> !Double.isNaN(t[2]) && Reconciliation.customerTotalsFinal(stand).matches());
                     firstTime(t, 5, now, () -> streams.logText().contains(StreamsProcess.STARTING));
                     firstTime(t, 6, now, () -> streams.logText().contains(StreamsProcess.RUNNING));
@@ -212,7 +213,7 @@ final class KillRecovery {
         e.figure("streams_task_corrupted_on_restart", r.taskCorrupted());
         e.figure("rebalance_reasons_ds_streams", r.streamsRebalanceReasons().isEmpty() ? "none" : String.join(" | ", r.streamsRebalanceReasons()));
         e.figure("rebalance_reasons_ds_sink", r.sinkRebalanceReasons().isEmpty() ? "none" : String.join(" | ", r.sinkRebalanceReasons()));
-        if (r.kill().streamsExit() != Faults.SIGKILL_EXIT || r.kill().sinkExit() != Faults.SIGKILL_EXIT) {
+        if (r.kill().streamsExit() != Sigkill.EXIT || r.kill().sinkExit() != Sigkill.EXIT) {
             e.unverified("a process was not killed by SIGKILL: ds-streams exited " + r.kill().streamsExit() + ", the sink "
                     + r.kill().sinkExit());
         }
@@ -235,16 +236,6 @@ final class KillRecovery {
         if (Double.isNaN(t[i]) && condition.getAsBoolean()) {
             t[i] = now;
         }
-    }
-
-    /**
-     * @return whether the group has read all data of the topic: lag 0, or only transaction control markers
-     *     behind (at most one per partition, no data record in the gap; claim G12)
-     */
-    private static boolean caughtUp(LagProbe probe, String group, String topic) {
-        long lag = probe.totalLag(group, topic);
-        return lag == 0 || (lag <= Stand.PARTITIONS
-                && probe.describe(group, topic).stream().allMatch(l -> l.dataRecordsBehind() == 0));
     }
 
     /** The sink CLI as its own JVM, running until killed, with the given static membership id or dynamic. */

@@ -13,9 +13,10 @@ import dev.seams.report.LagChart;
 import dev.seams.report.Project;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.FaultSchedule;
-import dev.seams.stand.FaultSchedule.Shot;
-import dev.seams.stand.Faults;
+import dev.seams.faults.FaultSchedule;
+import dev.seams.faults.FaultSchedule.Shot;
+import dev.seams.faults.Fault;
+import dev.seams.faults.ProcessKill;
 import dev.seams.check.LagSampler;
 import dev.seams.load.OrderLoad;
 import dev.seams.stand.Pipeline;
@@ -25,16 +26,12 @@ import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
 import dev.seams.stand.Topics;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.DoubleSupplier;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
@@ -65,8 +62,6 @@ class LagIT {
     private static final String SINK_GROUP = "ds-sink";
     private static final String COMMITTED = "read_committed";
     private static final String UNCOMMITTED = "read_uncommitted";
-    /** How long a kill of G14's load waits for ds-streams to commit a transaction with records on customer.totals. */
-    private static final Duration OPEN_TRANSACTION_WAIT = Duration.ofSeconds(10);
 
     @AfterEach
     void streamsRunsAgain() {
@@ -127,8 +122,11 @@ class LagIT {
         s.settle();
         try (LagSampler sampler = new LagSampler(stand, 500)) {
             e.check("lag_before_kill", probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)).isZero("ds-streams caught up before the kill");
+            ProcessKill kill = ProcessKill.streams(stand.streams());
             sampler.mark("kill -9");
-            Faults.requireSigkill("ds-streams", e.figure("streams_exit_status", stand.streams().kill()));
+            Fault.Proof killed = kill.inject();
+            e.figure("streams_exit_status", kill.exitStatus());
+            killed.require();
             long events = s.topics().totalEndOffset(Stand.ORDERS_EVENTS);
             int first = s.pg().seed(30, 5, 131).size();
             Pipeline.awaitOrdersEvents(stand, events + first);
@@ -139,7 +137,7 @@ class LagIT {
             e.check("lag_after_60", probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)).isEqualTo(first + second,
                     "ds-streams lag keeps growing with every order");
             sampler.mark("restart");
-            stand.streams().start();
+            kill.heal();
             sampler.mark("RUNNING");
             awaitStreamsLagZero(s.topics());
             LagChart.write(Project.root().resolve("reports/g13-lag.svg"), "G13: ds-streams killed, 30 then 60 orders arrive",
@@ -158,8 +156,11 @@ class LagIT {
         s.sink(SinkMode.TOTALS, o -> o);
         try (LagSampler sampler = new LagSampler(stand, 500)) {
             Map<TopicPartition, Long> totalsAtKill = topics.endOffsets(Stand.CUSTOMER_TOTALS);
+            ProcessKill kill = ProcessKill.streams(stand.streams());
             sampler.mark("kill -9");
-            Faults.requireSigkill("ds-streams", e.figure("streams_exit_status", stand.streams().kill()));
+            Fault.Proof killed = kill.inject();
+            e.figure("streams_exit_status", kill.exitStatus());
+            killed.require();
             long events = topics.totalEndOffset(Stand.ORDERS_EVENTS);
             int seeded = e.figure("orders_while_down", s.pg().seed(60, 5, 141).size());
             Pipeline.awaitOrdersEvents(stand, events + seeded);
@@ -168,7 +169,7 @@ class LagIT {
 
             sampler.mark("restart");
             long t0 = System.nanoTime();
-            stand.streams().start();
+            kill.heal();
             sampler.mark("RUNNING");
             awaitStreamsLagZero(s.topics());
             e.figure("recovery_seconds", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
@@ -203,49 +204,6 @@ class LagIT {
         }
     }
 
-    /**
-     * One kill of ds-streams, measured at the moment it landed.
-     *
-     * @param loadProgress    the load's share Debezium had published to orders.events when the kill struck (its landing,
-     *                        FaultSchedule's point rule)
-     * @param inputProgress   the load's share of orders.events ds-streams had committed right before the kill
-     * @param inputLag        ds-streams' lag on orders.events right before the kill (unprocessed input)
-     * @param openBefore      whether ds-streams was halted with a transaction open on customer.totals, then killed
-     * @param totalsStable    the last stable offset of every customer.totals partition right after the kill:
-     *                        the killed process's output was decided below it
-     * @param openTotals      partitions of customer.totals with LSO below the log end right after the kill: [LSO, HW]
-     * @param openRepartition the same for the repartition topic
-     * @param exit            the process's exit status
-     * @param corrupted       whether the restart logged TaskCorruptedException
-     */
-    private record StreamsKill(double loadProgress, double inputProgress, long inputLag, boolean openBefore, Map<TopicPartition, Long> totalsStable,
-                               Map<TopicPartition, long[]> openTotals, Map<TopicPartition, long[]> openRepartition, int exit,
-                               boolean corrupted) {
-
-        boolean openTransaction() {
-            return !openTotals.isEmpty() || !openRepartition.isEmpty();
-        }
-    }
-
-    /**
-     * customer.totals after the load's start: the committed data records per partition (offsets) and
-     * the records visible read_uncommitted only (their transaction aborted).
-     */
-    private record Changelog(Map<Integer, List<Long>> committed, List<Aborted> aborted) {
-
-        /** @return committed records of the load below the given last stable offsets: the output ds-streams had committed then */
-        long committedBelow(Map<TopicPartition, Long> stable) {
-            return committed.entrySet().stream().mapToLong(en -> {
-                long lso = stable.getOrDefault(new TopicPartition(Stand.CUSTOMER_TOTALS, en.getKey()), Long.MAX_VALUE);
-                return en.getValue().stream().filter(o -> o < lso).count();
-            }).sum();
-        }
-    }
-
-    /** A record of customer.totals visible read_uncommitted only (its transaction aborted). */
-    private record Aborted(int partition, long offset, int customer) {
-    }
-
     @Test
     @Claim(id = "G14", variant = "3 kills under load", title = "Recovery after kill -9, repeated at 10/50/90% of a 3,000-change load",
             exercises = {"streams/StreamsApp", "streams/StreamsSettings", "streams/TotalsTopology", "sink/Sink"})
@@ -268,7 +226,7 @@ class LagIT {
         DoubleSupplier inputProgress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)) - committedStart)
                 / (double) load.size();
 
-        List<Shot<StreamsKill>> kills;
+        List<Shot<StreamsKills.StreamsKill>> kills;
         int total;
         try (LagSampler sampler = new LagSampler(stand, 500);
              LoadDriver loader = LoadDriver.start(stand, load, LOAD_BATCH, LOAD_RATE)) {
@@ -286,7 +244,7 @@ class LagIT {
                 // it waits for a transaction open on customer.totals only as long as the load stays within its point's
                 // ±5 points (0.5 s spare: the look at the broker and the kill itself take a moment)
                 double secondsLeft = (target + FaultSchedule.TOLERANCE - published.getAsDouble()) * load.size() / LOAD_RATE - 0.5;
-                Duration within = Duration.ofMillis(Math.max(300, Math.min(OPEN_TRANSACTION_WAIT.toMillis(), (long) (secondsLeft * 1000))));
+                Duration within = Duration.ofMillis(Math.max(300, Math.min(StreamsKills.OPEN_TRANSACTION_WAIT.toMillis(), (long) (secondsLeft * 1000))));
                 TransactionKill.Result killed = TransactionKill.kill(stand.streams(), topics, Stand.CUSTOMER_TOTALS, within);
                 double landed = published.getAsDouble();   // the kill may wait for an open transaction: where the load was when it struck
                 sampler.mark("kill -9 at " + FaultSchedule.percent(landed));
@@ -297,7 +255,7 @@ class LagIT {
                 Map<TopicPartition, long[]> openRepartition = topics.openTransactions(Pipeline.REPARTITION_TOPIC);
                 sampler.mark("restart");
                 stand.streams().start();
-                return new StreamsKill(landed, at, lag, openBefore, stable, openTotals, openRepartition, exit,
+                return new StreamsKills.StreamsKill(landed, at, lag, openBefore, stable, openTotals, openRepartition, exit,
                         stand.streams().logText().contains("TaskCorruptedException"));
             });
             OrderLoad.Applied applied = loader.await(Duration.ofMinutes(5));
@@ -313,15 +271,15 @@ class LagIT {
 
         SnapshotSequence committed = SnapshotSequence.read(topics, totalsStart, versionsBefore, expected.versionSteps(), COMMITTED);
         SnapshotSequence uncommitted = SnapshotSequence.read(topics, totalsStart, versionsBefore, expected.versionSteps(), UNCOMMITTED);
-        Changelog changelog = changelogSince(topics, totalsStart);
+        StreamsKills.Changelog changelog = StreamsKills.changelogSince(topics, totalsStart);
         long rawBefore = s.ch().scalar("SELECT count() FROM raw_totals");
         SinkSummary drain = s.sink(SinkMode.TOTALS, o -> o);
 
         List<List<Object>> rows = new ArrayList<>();
-        for (Shot<StreamsKill> shot : kills) {
+        for (Shot<StreamsKills.StreamsKill> shot : kills) {
             double output = changelog.committedBelow(shot.result().totalsStable()) / (double) expected.snapshots();
-            recordKill(e.part("kill -9 " + shot.label()), shot, output, changelog.aborted(), s);
-            StreamsKill k = shot.result();
+            StreamsKills.recordKill(e.part("kill -9 " + shot.label()), shot, output, changelog.aborted(), s);
+            StreamsKills.StreamsKill k = shot.result();
             rows.add(List.of(FaultSchedule.percent(shot.target()), FaultSchedule.percent(k.loadProgress()),
                     FaultSchedule.percent(k.inputProgress()), FaultSchedule.percent(output),
                     k.inputLag(), k.openBefore() ? "yes" : "no",
@@ -343,7 +301,7 @@ class LagIT {
         e.check("drain_inserted", drain.inserted()).isEqualTo(committed.records(), "the sink inserts exactly the committed records");
         e.check("raw_totals_added", s.ch().scalar("SELECT count() FROM raw_totals") - rawBefore).isEqualTo(committed.records(),
                 "raw_totals rows added by the drain = committed changelog records");
-        e.anomaly(Anomaly.ABORTED_READ, e.figure("aborted_records_in_clickhouse", abortedInClickHouse(s, changelog.aborted())));
+        e.anomaly(Anomaly.ABORTED_READ, e.figure("aborted_records_in_clickhouse", StreamsKills.abortedInClickHouse(s, changelog.aborted())));
         Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL after the load and the drain");
         e.note("Per change: every change of the load (inserts, amount updates, moves, deletes) must advance its customers' "
                 + "snapshot versions by exactly the aggregate applications it implies, and no (customer, version) may be written "
@@ -352,92 +310,10 @@ class LagIT {
                 + " (customer, version) pairs twice — what a read_uncommitted sink would have inserted.");
     }
 
-    /**
-     * One kill's entry: where it landed, whether ds-streams was mid-work (its work on the load not
-     * finished — committed output below 100 % — and input it had not committed or a transaction it
-     * had open), its aborted records and none of them in ClickHouse.
-     */
-    private static void recordKill(ClaimEvidence part, Shot<StreamsKill> shot, double output, List<Aborted> aborted, StandContext s) {
-        StreamsKill k = shot.result();
-        part.figure("target", FaultSchedule.percent(shot.target()));
-        part.figure("load_progress_at_kill", FaultSchedule.percent(k.loadProgress()));
-        part.figure("input_progress_at_kill", FaultSchedule.percent(k.inputProgress()));
-        part.figure("output_progress_at_kill", FaultSchedule.percent(output));
-        part.figure("input_lag_at_kill", k.inputLag());
-        part.figure("frozen_mid_transaction_then_killed", k.openBefore());
-        part.figure("open_transaction", k.openTransaction());
-        part.figure("open_transaction_partitions", Stream.concat(
-                k.openTotals().entrySet().stream().map(en -> Stand.CUSTOMER_TOTALS + "-" + en.getKey().partition() + " " + range(en.getValue())),
-                k.openRepartition().entrySet().stream().map(en -> "repartition-" + en.getKey().partition() + " " + range(en.getValue())))
-                .collect(Collectors.joining(", ")));
-        part.figure("streams_exit_status", k.exit());
-        part.figure("task_corrupted_exception_seen", k.corrupted());
-        List<Aborted> mine = aborted.stream().filter(a -> {
-            long[] open = k.openTotals().get(new TopicPartition(Stand.CUSTOMER_TOTALS, a.partition()));
-            return open != null && a.offset() >= open[0] && a.offset() < open[1];
-        }).toList();
-        part.figure("aborted_records_of_its_transaction", (long) mine.size());
-        part.anomaly(Anomaly.ABORTED_READ, part.figure("aborted_records_in_clickhouse", abortedInClickHouse(s, mine)));
-        String offPoint = FaultSchedule.offPoint(shot.target(), k.loadProgress());
-        if (offPoint != null) {
-            part.unverified("the kill " + offPoint);
-        }
-        if (k.exit() != Faults.SIGKILL_EXIT) {
-            part.unverified("ds-streams exited with " + k.exit() + ", not " + Faults.SIGKILL_EXIT + " (SIGKILL)");
-        }
-        if (output >= 1.0 || (k.inputLag() == 0 && !k.openTransaction())) {
-            part.unverified("the kill did not land while ds-streams was mid-work: output progress " + FaultSchedule.percent(output)
-                    + ", input lag " + k.inputLag() + ", open transaction " + k.openTransaction());
-        }
-        part.note("Each kill is sent at its point of the load to ds-streams halted, through its debugger agent, where its "
-                + "producer is about to send EndTxn for a transaction whose records on customer.totals the broker holds, "
-                + "waited for up to " + OPEN_TRANSACTION_WAIT.toSeconds() + " s (faults/TransactionKill), "
-                + "(in G14[3 kills under load] no longer than its point's ±5 points allow) "
-                + "so that the kill aborts output; aborted_records_of_its_transaction says whether it did (a kill that found "
-                + "no open transaction still counts as mid-work when ds-streams had input it had not committed). "
-                + "Its point is of the load Debezium published to orders.events, where the load was when the kill struck (±5 points, else UNVERIFIED). "
-                + "Measured at the kill: ds-streams' lag on orders.events right before it; the last stable offset below "
-                + "the log end (an open transaction) on customer.totals and the repartition topic right after it; the output "
-                + "progress = the load's committed customer.totals records below the last stable offsets at the kill. "
-                + "The whole load's checks (no duplicate or lost snapshot read_committed, FINAL = PG) are in G14[3 kills under load].");
-    }
-
-    /** customer.totals after {@code start}: committed offsets per partition, and the records only read_uncommitted sees. */
-    private static Changelog changelogSince(Topics topics, Map<TopicPartition, Long> start) {
-        Map<Integer, List<Long>> committed = new TreeMap<>();
-        topics.readFrom(Stand.CUSTOMER_TOTALS, COMMITTED, start,
-                r -> committed.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r.offset()));
-        Set<String> seen = new HashSet<>();
-        committed.forEach((p, offsets) -> offsets.forEach(o -> seen.add(p + "@" + o)));
-        List<Aborted> aborted = new ArrayList<>();
-        topics.readFrom(Stand.CUSTOMER_TOTALS, UNCOMMITTED, start, r -> {
-            if (!seen.contains(r.partition() + "@" + r.offset())) {
-                aborted.add(new Aborted(r.partition(), r.offset(), Integer.parseInt(new String(r.key(), StandardCharsets.UTF_8))));
-            }
-        });
-        return new Changelog(committed, aborted);
-    }
-
-    /**
-     * Rows of raw_totals that are aborted records: the sink keeps each row's record position
-     * ({@code kafka_partition}, {@code kafka_offset}; sink/TotalsMapper), which names the record.
-     */
-    private static long abortedInClickHouse(StandContext s, List<Aborted> aborted) {
-        if (aborted.isEmpty()) {
-            return 0;
-        }
-        return s.ch().scalar("SELECT count() FROM raw_totals WHERE (kafka_partition, kafka_offset) IN ("
-                + aborted.stream().map(a -> "(" + a.partition() + "," + a.offset() + ")").collect(Collectors.joining(",")) + ")");
-    }
-
     /** Waits on the broker's own offsets ({@link Topics#lag}), not on the probe that G13 checks. */
     private static void awaitStreamsLagZero(Topics topics) {
         await("ds-streams lag 0").atMost(Duration.ofMinutes(3)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
                 .until(() -> topics.lag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS) == 0);
-    }
-
-    private static String range(long[] lsoHw) {
-        return "[LSO " + lsoHw[0] + ", HW " + lsoHw[1] + ")";
     }
 
     private static long lagging(List<PartitionLag> lags) {

@@ -10,8 +10,8 @@ import dev.seams.sink.SinkConsumer;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.FaultSchedule;
-import dev.seams.stand.FaultSchedule.Shot;
+import dev.seams.faults.FaultSchedule;
+import dev.seams.faults.FaultSchedule.Shot;
 import dev.seams.truth.Groups;
 import dev.seams.check.KeyCounts;
 import dev.seams.stand.Pipeline;
@@ -204,7 +204,7 @@ final class MembershipDrain {
     /** The second instance joins, is stopped once both instances own partitions, and leaves. */
     private Change joinAndLeave(ExecutorService threads, CompletableFuture<SinkSummary> firstRun)
             throws InterruptedException, ExecutionException, TimeoutException {
-        Groups groups = Groups.of(s.stand());
+        Groups groups = Groups.of(s.stand().admin());
         Topics topics = s.topics();
         int partitions = topics.partitionCount(Stand.CUSTOMER_TOTALS);
         long t0 = System.nanoTime();

@@ -8,7 +8,7 @@ import dev.seams.sink.Sink;
 import dev.seams.sink.SinkConsumer;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.FaultSchedule;
+import dev.seams.faults.FaultSchedule;
 import dev.seams.truth.Groups;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
@@ -135,7 +135,7 @@ class MembershipIT {
         if (firstRun.isDone()) {
             return null;
         }
-        Groups groups = Groups.of(s.stand());
+        Groups groups = Groups.of(s.stand().admin());
         Removal removal = new Removal(drain.drained(), MembershipDrain.dataBehind(s.topics()), groups.removeAllMembers(GROUP));
         int partitions = s.topics().partitionCount(Stand.CUSTOMER_TOTALS);
         await("the first instance rejoined after its removal").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
@@ -201,7 +201,7 @@ class MembershipIT {
      */
     private static Hold holdBehind(StandContext s, MembershipDrain drain, ExecutorService threads, CompletableFuture<SinkSummary> firstRun)
             throws InterruptedException, ExecutionException, TimeoutException {
-        Groups groups = Groups.of(s.stand());
+        Groups groups = Groups.of(s.stand().admin());
         Topics topics = s.topics();
         Sink holder = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS,
                 o -> o.withInsertDelay(Duration.ofMillis(HOLDER_DELAY_MS)).withRunFor(Duration.ofMinutes(2))

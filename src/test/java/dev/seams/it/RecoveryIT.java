@@ -55,7 +55,7 @@ class RecoveryIT {
      *     group is stable with members, as the broker describes it; empty if it is not within 30 s
      */
     private static List<String> standMembership(StandContext s) {
-        Groups groups = Groups.of(s.stand());
+        Groups groups = Groups.of(s.stand().admin());
         try {
             await("ds-streams' group stable with members").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                     .until(() -> groups.look(Pipeline.STREAMS_GROUP).heldByNewMember(List.of()));

@@ -5,7 +5,6 @@ import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.faults.FaultMatrix;
-import dev.seams.sink.RunStoppedException;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.stand.ClickHouse;
@@ -22,11 +21,10 @@ import dev.seams.streams.CustomerTotals;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.LongStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -74,7 +72,6 @@ class SchemaChangesIT {
     /** The customers of the customer_id entry: one beyond 32 bits, one of the old range whose order moves to it. */
     private static final long BIG_CUSTOMER = 3_000_000_001L;
     private static final long SMALL_CUSTOMER = 9521;
-    private static final Pattern ALTER = Pattern.compile("ALTER TABLE \\S+ MODIFY COLUMN \\S+ Decimal\\(\\d+, \\d+\\)");
 
     @Test
     @Order(1)
@@ -183,7 +180,7 @@ class SchemaChangesIT {
         s.settle();   // ds-streams' latest snapshot of every customer = PG, compared exactly (Totals: no rounding)
         // then: ds-streams dead-lettered nothing; the sink stops by name before ClickHouse holds a rounded total
         Map<Long, Totals> truth = pg.truth();
-        SinkCli stop = SinkCli.run(stand, "--until-caught-up");
+        SinkCli stop = SinkCli.run(stand, SinkMode.TOTALS, "--until-caught-up");
         Map<Long, Totals> stoppedFinal = ch.finalTotals();
         Map<Long, Totals> snapshots = topics.latestTotals();
         ConsumerRecord<byte[], byte[]> first = topics.recordsSince(Stand.CUSTOMER_TOTALS, "read_committed", totalsMark).stream()
@@ -196,7 +193,7 @@ class SchemaChangesIT {
         e.check("sink_exit_status", stop.exitStatus()).isEqualTo(ExitStatus.TARGET_TOO_NARROW,
                 "seams sink's exit status on the first three-decimal total (10: a value does not fit its column without rounding)");
         e.figure("sink_stopped", String.valueOf(stop.stopped()));
-        Matcher printed = ALTER.matcher(String.valueOf(stop.stopped()));
+        Matcher printed = SinkCli.ALTER.matcher(String.valueOf(stop.stopped()));
         e.check("sink_printed_alter", printed.find() ? printed.group() : "-").isEqualTo("ALTER TABLE `"
                 + stand.clickhouseTarget().database() + "`.`raw_totals` MODIFY COLUMN total Decimal(19, 3)", "the ALTER the stop "
                 + "prints: the first table the sink writes, its total widened by one decimal, keeping every integer digit");
@@ -217,22 +214,14 @@ class SchemaChangesIT {
         e.check("sink_dlq_records", Rejection.since(topics, Stand.CUSTOMER_TOTALS_DLQ, totalsDlq).size()).isZero(
                 "records the sink dead-lettered since the ALTER (a legitimate total is never a bad record)");
         // when: the operator runs the ALTER each stop prints, and the sink again
-        List<String> alters = new ArrayList<>();
-        SinkCli run = stop;
-        while (run.exitStatus() == ExitStatus.TARGET_TOO_NARROW && alters.size() < 4) {
-            Matcher alter = ALTER.matcher(run.stopped());
-            if (!alter.find()) {
-                break;
-            }
-            ch.execute(alter.group());
-            alters.add(alter.group());
-            run = SinkCli.run(stand, "--until-caught-up");
-        }
+        SinkCli.Widened widened = SinkCli.widenUntilCarried(stop, ch::execute,
+                () -> SinkCli.run(stand, SinkMode.TOTALS, "--until-caught-up"), 4);
+        SinkCli run = widened.last();
         ch.execute("INSERT INTO " + TWIN + ".customer_totals SELECT * FROM " + stand.clickhouseTarget().database() + ".customer_totals");
         Reconciliation twin = Reconciliation.customers(pg.truth(),
                 Reconciliation.customerRows(ch, Reconciliation.customerFinal(TWIN + ".customer_totals")), SchemaChangesIT::isAmountCustomer);
         // then: every decimal carried to FINAL; the twin with the shipped column type shows the cut digits
-        e.table("The ALTERs the stops printed, run in order", List.of("ALTER"), alters.stream().map(a -> List.<Object>of(a)).toList());
+        e.table("The ALTERs the stops printed, run in order", List.of("ALTER"), widened.alters().stream().map(a -> List.<Object>of(a)).toList());
         e.check("sink_exit_status_after_the_alters", run.exitStatus()).isEqualTo(ExitStatus.OK, "seams sink after the printed ALTERs");
         e.figure("sink_summary_after_the_alters", run.summary() == null ? "-" : run.summary().line());
         Map<Long, Totals> fin = ch.finalTotals();
@@ -275,7 +264,7 @@ class SchemaChangesIT {
         pg.execute("UPDATE orders SET customer_id = " + BIG_CUSTOMER + " WHERE order_id = " + moved);
         s.settle();   // ds-streams' latest snapshot of every customer = PG, the big one included
         // then: nothing dead-lettered, the sink writes it, FINAL = PG; the twin's Int32 column does not hold the customer
-        SinkCli run = SinkCli.run(stand, "--until-caught-up");
+        SinkCli run = SinkCli.run(stand, SinkMode.TOTALS, "--until-caught-up");
         Map<Long, Totals> truth = pg.truth();
         Map<Long, Totals> fin = ch.finalTotals();
         ch.execute("INSERT INTO " + TWIN_INT32 + ".customer_totals SELECT customer_id, orders, total, version FROM "
@@ -306,23 +295,17 @@ class SchemaChangesIT {
      * the ALTER the stop names, and the sink runs again (measured on PostgreSQL 17: without it the failover's orders sink
      * stopped on the first three-decimal order and its reconciliation waited in vain).
      *
-     * @throws RunStoppedException if the sink stops for another reason, or still stops after four ALTERs
+     * @throws IllegalStateException if the sink stops for another reason, or still stops after four ALTERs
      */
     @AfterAll
     static void widenTheOrderTablesForTheClaimsAfter(StandContext s) {
-        List<String> alters = new ArrayList<>();
-        while (true) {
-            try {
-                s.sink(SinkMode.DEDUP_DEMO, o -> o.withGroupId(FaultMatrix.ORDERS_GROUP));
-                return;
-            } catch (RunStoppedException stop) {
-                Matcher alter = ALTER.matcher(String.valueOf(stop.getMessage()));
-                if (stop.stop() != RunStoppedException.Stop.TARGET_TOO_NARROW || !alter.find() || alters.size() == 4) {
-                    throw stop;
-                }
-                s.ch().execute(alter.group());
-                alters.add(alter.group());
-            }
+        Supplier<SinkCli> orders = () -> SinkCli.run(s.stand(), SinkMode.DEDUP_DEMO, "--group", FaultMatrix.ORDERS_GROUP,
+                "--until-caught-up");
+        SinkCli.Widened widened = SinkCli.widenUntilCarried(orders.get(), s.ch()::execute, orders, 4);
+        if (widened.last().exitStatus() != ExitStatus.OK) {
+            throw new IllegalStateException("the orders sink (group " + FaultMatrix.ORDERS_GROUP + ") still stops after the ALTERs "
+                    + widened.alters() + ": exit status " + widened.last().exitStatus() + ", " + (widened.last().stopped() == null
+                    ? "no stop printed (see the sink's lines on stderr)" : widened.last().stopped()));
         }
     }
 

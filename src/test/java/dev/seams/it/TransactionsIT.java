@@ -13,7 +13,7 @@ import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
-import dev.seams.stand.Faults;
+import dev.seams.faults.Sigkill;
 import dev.seams.stand.JvmProcess;
 import dev.seams.stand.Pipeline;
 import dev.seams.check.Reconciliation;
@@ -156,7 +156,7 @@ class TransactionsIT {
                         Integer.toString(timeoutMs)), Project.root().resolve("target/stand-logs"));
         rogue.start();
         rogue.awaitOutput("rogue: transaction open", Duration.ofMinutes(2));
-        Faults.requireSigkill("the rogue producer", e.figure("rogue_exit_status", rogue.kill()));
+        Sigkill.require("the rogue producer", e.figure("rogue_exit_status", rogue.kill()));
         long killedAt = System.nanoTime();
         Matcher at = ROGUE_AT.matcher(rogue.output());
         if (!at.find()) {

@@ -40,18 +40,6 @@ public final class ConnectWorker {
         this.container = container;
     }
 
-    /**
-     * Sends SIGKILL to the worker and waits until the container stopped.
-     *
-     * @return the container's exit code: 137 proves the kill
-     */
-    public int kill() {
-        docker.killContainerCmd(container.getContainerId()).withSignal("KILL").exec();
-        await("Connect container stopped").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(200))
-                .until(() -> !Boolean.TRUE.equals(inspect().getState().getRunning()));
-        return inspect().getState().getExitCodeLong().intValue();
-    }
-
     /** Starts the same container again and waits until the connector's task runs. */
     public void restart(String connector) {
         docker.startContainerCmd(container.getContainerId()).exec();

@@ -74,7 +74,7 @@ public final class ContainerControl {
      * Sends SIGKILL to the container's PID 1 (a paused container is thawed first, as Docker refuses to
      * kill it) and waits (up to 1 min) until it stopped.
      *
-     * @return the exit code: 137 (128 + SIGKILL) proves the kill ({@link Faults#requireSigkill})
+     * @return the exit code: 137 (128 + SIGKILL) proves the kill ({@code faults/Sigkill})
      */
     public int kill() {
         unpause();

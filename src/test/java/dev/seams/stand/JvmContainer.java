@@ -239,7 +239,7 @@ public final class JvmContainer implements AutoCloseable {
     /**
      * Sends SIGKILL (kill -9; a paused container is thawed first) and waits for the container to stop.
      *
-     * @return the exit code: 137 (128 + SIGKILL) proves the kill ({@link Faults#requireSigkill}); throws if none runs
+     * @return the exit code: 137 (128 + SIGKILL) proves the kill ({@code faults/Sigkill}); throws if none runs
      */
     public synchronized int kill() {
         return finish(running().kill());

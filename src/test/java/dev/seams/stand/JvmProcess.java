@@ -19,6 +19,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class JvmProcess {
 
+    /** Exit status of a process killed by SIGKILL: 128 + 9 (a container's exit code after {@code docker kill} too). */
+    public static final int SIGKILL_EXIT = 137;
+
     private final String name;
     private final List<String> command;
     private final Path logDir;

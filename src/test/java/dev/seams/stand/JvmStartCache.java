@@ -135,7 +135,7 @@ public final class JvmStartCache {
      */
     public void settle(int exitCode) {
         try {
-            if (Files.isRegularFile(part) && exitCode != Faults.SIGKILL_EXIT && !Files.exists(archive)) {
+            if (Files.isRegularFile(part) && exitCode != JvmProcess.SIGKILL_EXIT && !Files.exists(archive)) {
                 Files.move(part, archive, StandardCopyOption.ATOMIC_MOVE);
             }
             Files.deleteIfExists(part);

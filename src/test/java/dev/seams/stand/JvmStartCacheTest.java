@@ -48,7 +48,7 @@ class JvmStartCacheTest {
         Path part = Path.of(write.substring(write.indexOf('=') + 1));
 
         Files.writeString(part, "cut short");
-        cache.settle(Faults.SIGKILL_EXIT);
+        cache.settle(JvmProcess.SIGKILL_EXIT);
         assertThat(part).doesNotExist();
         assertThat(cache.jvmFlags(true).get(0)).as("a killed JVM's archive is not used").startsWith("-XX:ArchiveClassesAtExit=");
 

@@ -150,7 +150,7 @@ public final class Pipeline {
     public static double restartStreams(Stand stand) {
         long t0 = System.nanoTime();
         stand.streams().stop();
-        Groups.of(stand).removeAllMembers(STREAMS_GROUP);
+        Groups.of(stand.admin()).removeAllMembers(STREAMS_GROUP);
         stand.streams().start();
         return Math.round((System.nanoTime() - t0) / 1e8) / 10.0;
     }

@@ -63,7 +63,7 @@ public final class SinkContainer implements AutoCloseable {
 
     /** Starts a new process and waits (up to 2 min) until the group has assigned it its partitions. */
     public void start() {
-        Groups groups = Groups.of(stand);
+        Groups groups = Groups.of(stand.admin());
         List<String> old;
         try {
             old = groups.look(SinkOptions.DEFAULT_GROUP).memberIds();
@@ -96,6 +96,6 @@ public final class SinkContainer implements AutoCloseable {
     @Override
     public void close() {
         process.stop();
-        Groups.of(stand).removeAllMembers(SinkOptions.DEFAULT_GROUP);
+        Groups.of(stand.admin()).removeAllMembers(SinkOptions.DEFAULT_GROUP);
     }
 }

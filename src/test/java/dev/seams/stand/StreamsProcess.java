@@ -156,7 +156,7 @@ public final class StreamsProcess {
      */
     public synchronized void stop() {
         process.stop();
-        Groups.of(stand).removeAllMembers(Pipeline.STREAMS_GROUP);
+        Groups.of(stand.admin()).removeAllMembers(Pipeline.STREAMS_GROUP);
     }
 
     /**

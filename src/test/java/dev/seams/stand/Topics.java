@@ -128,8 +128,26 @@ public final class Topics {
      *     offset (0 where the group committed none)
      */
     public long lag(String group, String topic) {
+        return lag(committed(group, topic), endOffsets(topic));
+    }
+
+    /**
+     * Whether the group has read every data record of the topic, by the harness's own reading (see {@link #lag}): lag 0,
+     * or a lag of at most two offsets per partition of the topic in all and none of them a data record when read read_uncommitted (only
+     * transaction control markers; claim G12, seed section "Лаг как метрика здоровья"). Records of an open transaction
+     * count as data: a group behind them has not caught up.
+     *
+     * @return true when nothing but control markers lies between the group's committed offsets and the log end
+     */
+    public boolean caughtUp(String group, String topic) {
         Map<TopicPartition, Long> committed = committed(group, topic);
-        return endOffsets(topic).entrySet().stream().mapToLong(x -> x.getValue() - committed.getOrDefault(x.getKey(), 0L)).sum();
+        Map<TopicPartition, Long> ends = endOffsets(topic);
+        long lag = lag(committed, ends);
+        return lag == 0 || (lag <= 2L * ends.size() && recordsSince(topic, "read_uncommitted", committed).isEmpty());
+    }
+
+    private static long lag(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> ends) {
+        return ends.entrySet().stream().mapToLong(x -> x.getValue() - committed.getOrDefault(x.getKey(), 0L)).sum();
     }
 
     /** @return the lag probe of the stand's cluster */

@@ -1,7 +1,6 @@
 package dev.seams.truth;
 
 import dev.seams.stand.Futures;
-import dev.seams.stand.Stand;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -41,9 +40,12 @@ public final class ClusterView {
         this.admin = admin;
     }
 
-    /** @return the view of the stand's brokers, through its shared admin client */
-    public static ClusterView of(Stand stand) {
-        return new ClusterView(stand.admin());
+    /**
+     * @param admin an admin client of the cluster (not closed here), e.g. the stand's shared one
+     * @return the view of the cluster's brokers
+     */
+    public static ClusterView of(Admin admin) {
+        return new ClusterView(admin);
     }
 
     /**

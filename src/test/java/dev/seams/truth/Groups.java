@@ -1,7 +1,7 @@
 package dev.seams.truth;
 
 import dev.seams.stand.Futures;
-import dev.seams.stand.Stand;
+import org.apache.kafka.clients.admin.Admin;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -59,15 +59,18 @@ public final class Groups {
         }
     }
 
-    private final Stand stand;
+    private final Admin admin;
 
-    private Groups(Stand stand) {
-        this.stand = stand;
+    private Groups(Admin admin) {
+        this.admin = admin;
     }
 
-    /** @return the groups of the stand's broker */
-    public static Groups of(Stand stand) {
-        return new Groups(stand);
+    /**
+     * @param admin an admin client of the cluster (not closed here), e.g. the stand's shared one
+     * @return the cluster's consumer groups
+     */
+    public static Groups of(Admin admin) {
+        return new Groups(admin);
     }
 
     /**
@@ -123,7 +126,7 @@ public final class Groups {
      * @return whether the broker removed members (false if there were none to remove)
      */
     public boolean removeAllMembers(String group) {
-        var removal = stand.admin().removeMembersFromConsumerGroup(group, new RemoveMembersFromConsumerGroupOptions()).all();
+        var removal = admin.removeMembersFromConsumerGroup(group, new RemoveMembersFromConsumerGroupOptions()).all();
         try {
             Futures.get(removal, TIMEOUT, "no member of " + group + " removed");
             return true;
@@ -175,7 +178,7 @@ public final class Groups {
     }
 
     private ConsumerGroupDescription describe(String group) {
-        return Futures.get(stand.admin().describeConsumerGroups(List.of(group)).all(), TIMEOUT, "cannot describe group " + group)
+        return Futures.get(admin.describeConsumerGroups(List.of(group)).all(), TIMEOUT, "cannot describe group " + group)
                 .get(group);
     }
 }

@@ -1,4 +1,4 @@
-package dev.seams.stand;
+package dev.seams.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

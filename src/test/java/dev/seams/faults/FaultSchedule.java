@@ -1,4 +1,4 @@
-package dev.seams.stand;
+package dev.seams.faults;
 
 import static org.awaitility.Awaitility.await;
 
