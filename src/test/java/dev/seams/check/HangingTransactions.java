@@ -89,10 +89,10 @@ public final class HangingTransactions {
                     .filterProducerIds(open)).all(), "cannot list the transactions of producers " + open)) {
                 ids.put(listing.producerId(), listing.transactionalId());
             }
+            var described = admin.describeTransactions(Set.copyOf(ids.values()));   // one request for every id
             for (String id : ids.values()) {
                 try {
-                    descriptions.put(id, Futures.get(admin.describeTransactions(Set.of(id)).description(id),
-                            "cannot describe the transaction of " + id));
+                    descriptions.put(id, Futures.get(described.description(id), "cannot describe the transaction of " + id));
                 } catch (IllegalStateException e) {
                     if (!(e.getCause() instanceof TransactionalIdNotFoundException)) {
                         throw e;

@@ -14,7 +14,6 @@ import dev.seams.sink.SinkSummary;
 import dev.seams.check.HangingTransactions;
 import dev.seams.check.RawTwin;
 import dev.seams.stand.ClickHouse;
-import dev.seams.streams.TotalsTopology;
 import dev.seams.faults.FaultSchedule.Shot;
 import dev.seams.check.LagSampler;
 import dev.seams.load.OrderLoad;
@@ -25,6 +24,7 @@ import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -286,9 +286,8 @@ public final class FaultMatrix {
      * @return the exception to throw: the timeout, with the hanging transactions in its message when there are any
      */
     private static RuntimeException nameHangingTransactions(ClaimEvidence e, Stand stand, ConditionTimeoutException stuck) {
-        List<String> searched = List.of(Stand.CUSTOMER_TOTALS, Pipeline.REPARTITION_TOPIC,
-                Pipeline.STREAMS_GROUP + "-" + TotalsTopology.TOTALS_STORE + "-changelog",
-                Pipeline.STREAMS_GROUP + "-" + TotalsTopology.ORDERS_STORE + "-changelog");
+        List<String> searched = new ArrayList<>(List.of(Stand.CUSTOMER_TOTALS, Pipeline.REPARTITION_TOPIC));
+        searched.addAll(Pipeline.CHANGELOG_TOPICS);
         List<HangingTransactions.Hanging> hanging;
         try {
             hanging = HangingTransactions.find(stand.admin(), searched, HANGING_AFTER);

@@ -19,6 +19,10 @@ public final class Pipeline {
     public static final String STREAMS_GROUP = "ds-streams";
     /** The repartition topic of ds-streams' regrouping by customer (TotalsTopology.ORDERS_BY_CUSTOMER). */
     public static final String REPARTITION_TOPIC = STREAMS_GROUP + "-" + dev.seams.streams.TotalsTopology.ORDERS_BY_CUSTOMER + "-repartition";
+    /** The changelog topics of ds-streams' state stores (TotalsTopology.ORDERS_STORE, TOTALS_STORE): what its restore reads. */
+    public static final java.util.List<String> CHANGELOG_TOPICS = java.util.List.of(
+            STREAMS_GROUP + "-" + dev.seams.streams.TotalsTopology.ORDERS_STORE + "-changelog",
+            STREAMS_GROUP + "-" + dev.seams.streams.TotalsTopology.TOTALS_STORE + "-changelog");
     /** How often {@link #awaitStreamsMatchesPg} compares ds-streams' latest snapshots with PG, ms. */
     public static final long SETTLE_POLL_MS = 250;
     /**
