@@ -1,7 +1,7 @@
 package dev.seams.cli;
 
+import dev.seams.consumer.RunStoppedException;
 import dev.seams.inbox.CrashSwitch;
-import dev.seams.sink.RunStoppedException;
 
 /**
  * The exit statuses of every {@code seams} command (docs/sink.md, "Error classes and exit statuses"). Each names one

@@ -6,7 +6,7 @@ import dev.seams.cli.options.PgLogin;
 import dev.seams.kafka.KafkaClientConfig;
 import dev.seams.reconcile.MissingOrders;
 import dev.seams.reconcile.TopicImage;
-import dev.seams.streams.TotalsTopology;
+import dev.seams.wire.TopicNames;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -57,7 +57,7 @@ public final class ReconcileCommand implements Callable<Integer> {
     @Mixin
     KafkaConnection kafka = new KafkaConnection();
 
-    @Option(names = "--topic", defaultValue = TotalsTopology.ORDERS_EVENTS, description = "the order events topic (default: ${DEFAULT-VALUE})")
+    @Option(names = "--topic", defaultValue = TopicNames.ORDERS_EVENTS, description = "the order events topic (default: ${DEFAULT-VALUE})")
     String topic;
 
     @Option(names = "--jdbc-url", required = true, description = "the source, e.g. jdbc:postgresql://localhost:5432/test")

@@ -1,8 +1,7 @@
 package dev.seams.cli;
 
-import dev.seams.streams.StreamsApp;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * {@code seams}: the command line of the pipeline's own processes —
@@ -17,7 +16,7 @@ import picocli.CommandLine.Command;
  * trace and exits with {@value ExitStatus#UNEXPECTED}, never with a status that names an outcome ({@link ExitStatus}).
  */
 @Command(name = "seams", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
-        subcommands = {StreamsApp.class, SinkCommand.class, SeedCommand.class, LagCommand.class,
+        subcommands = {StreamsCommand.class, SinkCommand.class, SeedCommand.class, LagCommand.class,
             InboxCommand.class, CompareCommand.class, ReconcileCommand.class, SlotCommand.class},
         description = "The CDC pipeline's stream processor, sink and seeder.")
 public final class SeamsCli {

@@ -1,6 +1,6 @@
 package dev.seams.inbox;
 
-import dev.seams.streams.OrderEvent;
+import dev.seams.wire.OrderEvent;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 

@@ -1,7 +1,8 @@
 package dev.seams.inbox;
 
+import dev.seams.consumer.RunWindow;
 import dev.seams.kafka.KafkaClientConfig;
-import dev.seams.sink.RunWindow;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -45,7 +46,7 @@ public record InboxOptions(String bootstrapServers, String jdbcUrl, String user,
     /** The inbox sink's default consumer group. */
     public static final String DEFAULT_GROUP = "ds-inbox";
     /** The default topic: Debezium's order events. */
-    public static final String DEFAULT_TOPIC = "orders.events";
+    public static final String DEFAULT_TOPIC = TopicNames.ORDERS_EVENTS;
     /** Default records per poll and transaction. */
     public static final int DEFAULT_COMMIT_SIZE = 100;
     /** Default multiple of the commit size the keys table keeps (the seed: "в 2-3 раза больше commit-size"). */

@@ -1,12 +1,12 @@
 package dev.seams.inbox;
 
-import dev.seams.sink.Backoff;
-import dev.seams.sink.Batches;
-import dev.seams.sink.Classification;
-import dev.seams.sink.OffsetCommitter;
-import dev.seams.sink.PollSession;
-import dev.seams.sink.RunStoppedException;
-import dev.seams.sink.SinkConsumer;
+import dev.seams.consumer.Backoff;
+import dev.seams.consumer.Batches;
+import dev.seams.consumer.Classification;
+import dev.seams.consumer.OffsetCommitter;
+import dev.seams.consumer.PollSession;
+import dev.seams.consumer.RunStoppedException;
+import dev.seams.consumer.SinkConsumer;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package dev.seams.inbox;
 
-import dev.seams.sink.Classification;
+import dev.seams.consumer.Classification;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;

@@ -1,7 +1,7 @@
 package dev.seams.inbox;
 
-import dev.seams.streams.InvalidJsonException;
-import dev.seams.streams.OrderEvent;
+import dev.seams.wire.InvalidJsonException;
+import dev.seams.wire.OrderEvent;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;

@@ -1,6 +1,6 @@
 package dev.seams.inbox;
 
-import dev.seams.sink.RunStoppedException;
+import dev.seams.consumer.RunStoppedException;
 
 /**
  * A record of the inbox sink's topic whose value is not an order event. The inbox sink does not

@@ -4,6 +4,7 @@ import com.clickhouse.client.api.ClientMisconfigurationException;
 import com.clickhouse.client.api.ConnectionInitiationException;
 import com.clickhouse.client.api.DataTransferException;
 import com.clickhouse.client.api.ServerException;
+import dev.seams.consumer.Classification;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;

@@ -7,6 +7,7 @@ import com.clickhouse.client.api.insert.InsertSettings;
 import com.clickhouse.client.api.query.QueryResponse;
 import com.clickhouse.client.api.query.QuerySettings;
 import com.clickhouse.data.ClickHouseFormat;
+import dev.seams.consumer.Classification;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package dev.seams.sink;
 
+import dev.seams.consumer.KafkaErrors;
 import dev.seams.kafka.KafkaClientConfig;
 import java.time.Duration;
 import java.util.ArrayList;

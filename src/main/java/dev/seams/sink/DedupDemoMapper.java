@@ -1,7 +1,7 @@
 package dev.seams.sink;
 
-import dev.seams.streams.InvalidJsonException;
-import dev.seams.streams.OrderEvent;
+import dev.seams.wire.InvalidJsonException;
+import dev.seams.wire.OrderEvent;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.seams.sink;
 
+import dev.seams.consumer.Batches;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,16 @@
 package dev.seams.sink;
 
 import com.clickhouse.client.api.Client;
-import dev.seams.dlq.DeadLetters;
+import dev.seams.consumer.Backoff;
+import dev.seams.consumer.Batches;
+import dev.seams.consumer.ErrorClass;
+import dev.seams.consumer.OffsetCommitter;
+import dev.seams.consumer.OffsetFault;
+import dev.seams.consumer.PollSession;
+import dev.seams.consumer.Rebalances;
+import dev.seams.consumer.RunStoppedException;
+import dev.seams.consumer.SinkConsumer;
+import dev.seams.wire.DeadLetters;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,6 +20,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -103,6 +113,13 @@ public final class Sink {
         return this;
     }
 
+    /** @return the ClickHouse sink's consumer: client id {@code <group>-<mode>}, {@value SinkConsumer#MAX_POLL_RECORDS} records per poll */
+    static Properties consumerProperties(SinkOptions options) {
+        return options.kafkaConfig().applyTo(SinkConsumer.properties(options.bootstrapServers(), options.groupId(),
+                options.groupId() + "-" + options.mode().cliName(), options.isolation(), SinkConsumer.MAX_POLL_RECORDS,
+                options.instanceId(), options.sessionTimeout()));
+    }
+
     /**
      * Runs one sink session until its run window ends ({@link PollSession}). A batch whose write
      * keeps failing retriably is re-read until then, so {@code --until-idle} does not end during
@@ -118,7 +135,7 @@ public final class Sink {
      * @throws org.apache.kafka.common.KafkaException if the consumer or producer cannot be created
      */
     public SinkSummary run() {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(SinkConsumer.properties(options));
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(options));
              DeadLetterWriter deadLetters = new DeadLetterWriter(options.bootstrapServers(),
                      options.groupId() + "-" + options.mode().cliName() + "-dlq", options.kafkaConfig());
              Client client = options.clickhouse().open();

@@ -1,5 +1,7 @@
 package dev.seams.sink;
 
+import dev.seams.wire.TopicNames;
+
 /**
  * What the sink reads and where it writes (docs/sink.md).
  *
@@ -12,8 +14,8 @@ package dev.seams.sink;
  * </ul>
  */
 public enum SinkMode {
-    TOTALS("totals", "customer.totals"),
-    DEDUP_DEMO("dedup-demo", "orders.events");
+    TOTALS("totals", TopicNames.CUSTOMER_TOTALS),
+    DEDUP_DEMO("dedup-demo", TopicNames.ORDERS_EVENTS);
 
     private final String cliName;
     private final String topic;

@@ -1,6 +1,10 @@
 package dev.seams.sink;
 
+import dev.seams.consumer.OffsetCommitter;
+import dev.seams.consumer.OffsetFault;
+import dev.seams.consumer.RunWindow;
 import dev.seams.kafka.KafkaClientConfig;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -162,7 +166,7 @@ public record SinkOptions(String bootstrapServers, ClickHouseTarget clickhouse, 
      * @return its default dead-letter topic, {@code <topic>.dlq} ({@code customer.totals.dlq} for totals)
      */
     public static String defaultDlqTopic(SinkMode mode) {
-        return mode.topic() + ".dlq";
+        return TopicNames.deadLetters(mode.topic());
     }
 
     /** @return the run window: {@code --for}, {@code --until-idle}, {@code --until-caught-up}, or none (until stopped) */

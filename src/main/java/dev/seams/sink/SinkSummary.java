@@ -1,5 +1,7 @@
 package dev.seams.sink;
 
+import dev.seams.consumer.Rebalances;
+
 /**
  * What one sink run did, as counted by the sink itself (docs/sink.md).
  *

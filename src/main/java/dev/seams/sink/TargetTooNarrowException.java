@@ -1,5 +1,7 @@
 package dev.seams.sink;
 
+import dev.seams.consumer.RunStoppedException;
+
 /**
  * A value the source legitimately holds that a target column cannot hold exactly — e.g. an amount
  * of {@code 1.005} after {@code ALTER COLUMN amount TYPE numeric(14,3)} in PostgreSQL, and

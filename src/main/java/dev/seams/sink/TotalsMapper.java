@@ -3,7 +3,7 @@ package dev.seams.sink;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.seams.streams.CustomerTotals;
+import dev.seams.wire.CustomerTotals;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.RoundingMode;

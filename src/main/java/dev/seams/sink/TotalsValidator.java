@@ -1,7 +1,7 @@
 package dev.seams.sink;
 
-import dev.seams.streams.CustomerTotals;
-import dev.seams.streams.InvalidJsonException;
+import dev.seams.wire.CustomerTotals;
+import dev.seams.wire.InvalidJsonException;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -1,5 +1,8 @@
 package dev.seams.sink;
 
+import dev.seams.consumer.Backoff;
+import dev.seams.consumer.Classification;
+import dev.seams.consumer.RunStoppedException;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,7 @@
 package dev.seams.streams;
 
-import dev.seams.dlq.DeadLetters;
+import dev.seams.wire.DeadLetters;
+import dev.seams.wire.OrderEvent;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,8 @@
 package dev.seams.streams;
 
+import dev.seams.wire.CustomerTotals;
+import dev.seams.wire.InvalidJsonException;
+import dev.seams.wire.OrderEvent;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 

@@ -1,5 +1,8 @@
 package dev.seams.streams;
 
+import dev.seams.wire.CustomerTotals;
+import dev.seams.wire.OrderEvent;
+import dev.seams.wire.TopicNames;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -43,19 +46,13 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * is emitted, so the sink's latest row for that customer matches PostgreSQL (B11).
  *
  * <p>A value that is not a valid {@link OrderEvent} fails deserialization and is handled by the
- * configured deserialization exception handler (logged, skipped and sent to {@link #ORDERS_EVENTS_DLQ},
+ * configured deserialization exception handler (logged, skipped and sent to {@link TopicNames#ORDERS_EVENTS_DLQ},
  * claim B2, {@link DeadLetterHandler}); it does not touch
  * the table, so an earlier valid version of that order stays counted. A record with a null key is
  * dropped by Kafka Streams' table source (with a warning).
  */
 public final class TotalsTopology {
 
-    /** Debezium's order events topic (input). */
-    public static final String ORDERS_EVENTS = "orders.events";
-    /** Dead letters of {@link #ORDERS_EVENTS}: records that are not a valid {@link OrderEvent} (claim B2, {@link DeadLetterHandler}). */
-    public static final String ORDERS_EVENTS_DLQ = "orders.events.dlq";
-    /** The per-customer totals changelog topic (output). */
-    public static final String CUSTOMER_TOTALS = "customer.totals";
     /** State store with the latest event per order_id. */
     public static final String ORDERS_STORE = "orders-by-id";
     /** Name of the regrouping step; its repartition topic is {@code <application.id>-orders-by-customer-repartition}. */
@@ -70,7 +67,7 @@ public final class TotalsTopology {
      * Builds the topology. Processor and store names are fixed (constants above), so internal
      * topic names stay stable across releases and restarts with an old state directory (G14).
      *
-     * @return a new topology reading {@link #ORDERS_EVENTS} and writing {@link #CUSTOMER_TOTALS}
+     * @return a new topology reading {@link TopicNames#ORDERS_EVENTS} and writing {@link TopicNames#CUSTOMER_TOTALS}
      */
     public static Topology build() {
         Serde<String> strings = Serdes.String();
@@ -78,7 +75,7 @@ public final class TotalsTopology {
         Serde<CustomerTotals> totals = JsonSerdes.customerTotals();
 
         StreamsBuilder builder = new StreamsBuilder();
-        builder.table(ORDERS_EVENTS,
+        builder.table(TopicNames.ORDERS_EVENTS,
                         Consumed.with(strings, orders).withName("orders-source"),
                         Materialized.<String, OrderEvent, KeyValueStore<Bytes, byte[]>>as(ORDERS_STORE)
                                 .withKeySerde(strings)
@@ -93,7 +90,7 @@ public final class TotalsTopology {
                                 .withKeySerde(strings)
                                 .withValueSerde(totals))
                 .toStream(Named.as("totals-to-stream"))
-                .to(CUSTOMER_TOTALS, Produced.with(strings, totals).withName("totals-sink"));
+                .to(TopicNames.CUSTOMER_TOTALS, Produced.with(strings, totals).withName("totals-sink"));
         return builder.build();
     }
 }

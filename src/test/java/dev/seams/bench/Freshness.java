@@ -8,7 +8,7 @@ import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
-import dev.seams.streams.CustomerTotals;
+import dev.seams.wire.CustomerTotals;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

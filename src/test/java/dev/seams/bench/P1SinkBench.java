@@ -40,7 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(StandContext.Resolver.class)
 class P1SinkBench {
 
-    /** The sink's records per poll ({@code max.poll.records} of {@link dev.seams.sink.SinkConsumer}). */
+    /** The sink's records per poll ({@code max.poll.records} of {@link dev.seams.consumer.SinkConsumer}). */
     static final int POLL_RECORDS = 1_000;
     private static final Duration ENGINE_TIMEOUT = Duration.ofSeconds(90);
     private static final String CPU_SINK = "sink (whole run)";

@@ -2,7 +2,7 @@ package dev.seams.bench;
 
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
-import dev.seams.streams.CustomerTotals;
+import dev.seams.wire.CustomerTotals;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

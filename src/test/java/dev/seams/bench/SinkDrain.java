@@ -1,12 +1,12 @@
 package dev.seams.bench;
 
-import java.time.Duration;
 import dev.seams.sink.Batching;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Stand;
+import java.time.Duration;
 
 /**
  * One run of the real sink ({@link Sink}, mode totals, in this JVM) over a scratch topic from its

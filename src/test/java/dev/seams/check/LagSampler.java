@@ -4,6 +4,7 @@ import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
+import dev.seams.wire.TopicNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -41,9 +42,9 @@ public final class LagSampler implements AutoCloseable {
     public static final Map<String, String[]> SERIES = new LinkedHashMap<>();
 
     static {
-        SERIES.put("ds-streams on orders.events", new String[] {Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS});
+        SERIES.put("ds-streams on orders.events", new String[] {Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS});
         SERIES.put("ds-streams on repartition", new String[] {Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC});
-        SERIES.put("ds-sink on customer.totals", new String[] {"ds-sink", Stand.CUSTOMER_TOTALS});
+        SERIES.put("ds-sink on customer.totals", new String[] {"ds-sink", TopicNames.CUSTOMER_TOTALS});
     }
 
     private final Topics topics;

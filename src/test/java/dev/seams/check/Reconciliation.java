@@ -1,11 +1,11 @@
 package dev.seams.check;
 
+import dev.seams.report.ClaimEvidence;
+import dev.seams.seed.OrderSeeder;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Stand;
 import dev.seams.truth.Totals;
-import dev.seams.report.ClaimEvidence;
-import dev.seams.seed.OrderSeeder;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -2,7 +2,7 @@ package dev.seams.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seams.sink.RunStoppedException;
+import dev.seams.consumer.RunStoppedException;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,6 @@
 package dev.seams.cli;
 
+import dev.seams.cli.options.Secrets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,11 +1,12 @@
 package dev.seams.cli;
 
+import dev.seams.cli.options.Secrets;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seams.consumer.RunWindow;
 import dev.seams.sink.Batching;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.CustomerRange;
-import dev.seams.sink.RunWindow;
 import dev.seams.sink.SinkOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,13 +1,14 @@
 package dev.seams.faults;
 
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.sink.SinkOptions;
-import dev.seams.truth.ClusterView;
 import dev.seams.stand.ContainerControl;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
+import dev.seams.truth.ClusterView;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -59,10 +60,10 @@ public final class ClusterFaults {
      */
     public static Fault leaderKill(String name, Stand stand) {
         ClusterView view = ClusterView.of(stand.admin());
-        return new NodeKill<>(name, stand, "leader of " + Stand.CUSTOMER_TOTALS + " partitions",
-                () -> new Holdings<>(view.leaders(Stand.CUSTOMER_TOTALS),
+        return new NodeKill<>(name, stand, "leader of " + TopicNames.CUSTOMER_TOTALS + " partitions",
+                () -> new Holdings<>(view.leaders(TopicNames.CUSTOMER_TOTALS),
                         Set.copyOf(view.transactionCoordinators(view.transactionalIds(streamsTransactions())).values())),
-                partitions -> view.leaders(Stand.CUSTOMER_TOTALS));
+                partitions -> view.leaders(TopicNames.CUSTOMER_TOTALS));
     }
 
     /**
@@ -139,8 +140,8 @@ public final class ClusterFaults {
             if (exit != Sigkill.EXIT) {
                 return Proof.missing("exit code " + exit + " of " + target + ", not " + Sigkill.EXIT);
             }
-            Progress streams = new Progress(stand, Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS, t0);
-            Progress sink = new Progress(stand, SinkOptions.DEFAULT_GROUP, Stand.CUSTOMER_TOTALS, t0);
+            Progress streams = new Progress(stand, Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS, t0);
+            Progress sink = new Progress(stand, SinkOptions.DEFAULT_GROUP, TopicNames.CUSTOMER_TOTALS, t0);
             AtomicReference<Map<K, Integer>> now = new AtomicReference<>(before);
             try {
                 await(name() + ": another node took over from node " + node).atMost(Duration.ofSeconds(ELECTION_WAIT_S))

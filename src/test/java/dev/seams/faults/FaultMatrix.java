@@ -1,8 +1,15 @@
 package dev.seams.faults;
 
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.check.HangingTransactions;
+import dev.seams.check.LagSampler;
+import dev.seams.check.RawTwin;
+import dev.seams.check.Reconciliation;
 import dev.seams.check.ResentChanges;
+import dev.seams.faults.FaultSchedule.Shot;
+import dev.seams.load.OrderLoad;
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimCatalog;
 import dev.seams.report.ClaimEvidence;
@@ -11,15 +18,9 @@ import dev.seams.report.Project;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.check.HangingTransactions;
-import dev.seams.check.RawTwin;
 import dev.seams.stand.ClickHouse;
-import dev.seams.faults.FaultSchedule.Shot;
-import dev.seams.check.LagSampler;
-import dev.seams.load.OrderLoad;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Pipeline;
-import dev.seams.check.Reconciliation;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
@@ -28,10 +29,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.awaitility.core.ConditionTimeoutException;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * One run of the B5 fault matrix for one fault (issue 12; also B17's PostgreSQL cut during streaming): a paced load of real CDC traffic
@@ -168,8 +169,8 @@ public final class FaultMatrix {
         Stand stand = s.stand();
         Topics topics = s.topics();
         ClickHouse ch = s.ch();
-        Map<TopicPartition, Long> windowStart = topics.endOffsets(Stand.CUSTOMER_TOTALS);
-        Map<TopicPartition, Long> eventsStart = topics.endOffsets(Stand.ORDERS_EVENTS);
+        Map<TopicPartition, Long> windowStart = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> eventsStart = topics.endOffsets(TopicNames.ORDERS_EVENTS);
         Sink orders = new Sink(Pipeline.sinkOptions(stand, SinkMode.DEDUP_DEMO, o -> o.withGroupId(ORDERS_GROUP)
                 .withRunFor(Duration.ofMinutes(30)).withClickhouse(stand.clickhouseTarget().withTimeout(Duration.ofSeconds(5)))));
         CompletableFuture<SinkSummary> ordersRun = CompletableFuture.supplyAsync(orders::run, runnable -> {
@@ -261,15 +262,15 @@ public final class FaultMatrix {
         lags.mark("healed @" + point);
         double held = seconds(t0);
         long healed = System.nanoTime();
-        Map<TopicPartition, Long> totalsEnd = topics.endOffsets(Stand.CUSTOMER_TOTALS);
-        Map<TopicPartition, Long> eventsEnd = topics.endOffsets(Stand.ORDERS_EVENTS);
+        Map<TopicPartition, Long> totalsEnd = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> eventsEnd = topics.endOffsets(TopicNames.ORDERS_EVENTS);
         double[] t = {Double.NaN, Double.NaN};
         await(fault.name() + ": the sink and ds-streams caught up with what was there at the heal").atMost(RECOVERY_WAIT)
                 .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
-                    if (Double.isNaN(t[0]) && reached(topics.committed(dev.seams.sink.SinkOptions.DEFAULT_GROUP, Stand.CUSTOMER_TOTALS), totalsEnd)) {
+                    if (Double.isNaN(t[0]) && reached(topics.committed(dev.seams.sink.SinkOptions.DEFAULT_GROUP, TopicNames.CUSTOMER_TOTALS), totalsEnd)) {
                         t[0] = seconds(healed);
                     }
-                    if (Double.isNaN(t[1]) && reached(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS), eventsEnd)) {
+                    if (Double.isNaN(t[1]) && reached(topics.committed(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS), eventsEnd)) {
                         t[1] = seconds(healed);
                     }
                     return !Double.isNaN(t[0]) && !Double.isNaN(t[1]);
@@ -286,7 +287,7 @@ public final class FaultMatrix {
      * @return the exception to throw: the timeout, with the hanging transactions in its message when there are any
      */
     private static RuntimeException nameHangingTransactions(ClaimEvidence e, Stand stand, ConditionTimeoutException stuck) {
-        List<String> searched = new ArrayList<>(List.of(Stand.CUSTOMER_TOTALS, Pipeline.REPARTITION_TOPIC));
+        List<String> searched = new ArrayList<>(List.of(TopicNames.CUSTOMER_TOTALS, Pipeline.REPARTITION_TOPIC));
         searched.addAll(Pipeline.CHANGELOG_TOPICS);
         List<HangingTransactions.Hanging> hanging;
         try {
@@ -315,14 +316,14 @@ public final class FaultMatrix {
         try {
             await("the sinks wrote everything").atMost(RECOVERY_WAIT).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
                     .failFast("the orders sink (group " + ORDERS_GROUP + ") ended", ordersRun::isDone)
-                    .until(() -> topics.caughtUp(dev.seams.sink.SinkOptions.DEFAULT_GROUP, Stand.CUSTOMER_TOTALS)
-                            && topics.caughtUp(ORDERS_GROUP, Stand.ORDERS_EVENTS));
+                    .until(() -> topics.caughtUp(dev.seams.sink.SinkOptions.DEFAULT_GROUP, TopicNames.CUSTOMER_TOTALS)
+                            && topics.caughtUp(ORDERS_GROUP, TopicNames.ORDERS_EVENTS));
         } catch (org.awaitility.core.TerminalFailureException ended) {
             String outcome = ordersRun.handle((summary, error) -> error == null ? "summary " + summary.line()
                     : String.valueOf(error instanceof java.util.concurrent.CompletionException && error.getCause() != null
                             ? error.getCause() : error)).join();
             throw new IllegalStateException("the orders sink (group " + ORDERS_GROUP + ") ended before it caught up with "
-                    + Stand.ORDERS_EVENTS + ": " + outcome, ended);
+                    + TopicNames.ORDERS_EVENTS + ": " + outcome, ended);
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.seams.faults;
 
-import dev.seams.stand.Futures;
 import dev.seams.load.OrderLoad;
+import dev.seams.stand.Futures;
 import dev.seams.stand.Stand;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;

@@ -1,17 +1,17 @@
 package dev.seams.faults;
 
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.consumer.OffsetFault;
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.ClickHouseTarget;
-import dev.seams.sink.OffsetFault;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Futures;
 import dev.seams.stand.Pipeline;
-import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import java.time.Duration;
 import java.util.HashMap;
@@ -62,7 +62,7 @@ public final class OffsetTwin implements AutoCloseable {
      */
     public static OffsetTwin start(StandContext s) {
         ClickHouseTarget tables = s.ch().scratch(DATABASE, "raw_totals", "customer_totals").withTimeout(CLICKHOUSE_TIMEOUT);
-        Map<TopicPartition, Long> end = s.topics().endOffsets(Stand.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> end = s.topics().endOffsets(TopicNames.CUSTOMER_TOTALS);
         s.topics().resetGroup(GROUP, end);
         Map<Integer, Long> from = new HashMap<>();
         end.forEach((tp, offset) -> from.put(tp.partition(), offset));
@@ -84,7 +84,7 @@ public final class OffsetTwin implements AutoCloseable {
      */
     public void record(ClaimEvidence e) {
         await("the offset twin wrote everything").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions().until(() -> s.topics().caughtUp(GROUP, Stand.CUSTOMER_TOTALS));
+                .ignoreExceptions().until(() -> s.topics().caughtUp(GROUP, TopicNames.CUSTOMER_TOTALS));
         OffsetSampler.Result offsets = sampler.result();
         e.figure("twin_sink", stop().line());
         e.figure("twin_offset_samples_judged", offsets.judged());

@@ -2,7 +2,7 @@ package dev.seams.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seams.sink.Batches.OffsetRange;
+import dev.seams.consumer.Batches.OffsetRange;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package dev.seams.faults;
 
-import dev.seams.truth.ReplicationSlots;
 import dev.seams.truth.ReplicationSlots.Walsender;
+import dev.seams.truth.ReplicationSlots;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

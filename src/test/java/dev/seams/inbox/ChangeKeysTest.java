@@ -2,7 +2,7 @@ package dev.seams.inbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seams.streams.OrderEvent;
+import dev.seams.wire.OrderEvent;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

@@ -1,7 +1,7 @@
 package dev.seams.inbox;
 
-import dev.seams.seed.OrderSeeder;
 import dev.seams.load.OrderChanges;
+import dev.seams.seed.OrderSeeder;
 import dev.seams.stand.Stand;
 import dev.seams.truth.Totals;
 import java.sql.Connection;

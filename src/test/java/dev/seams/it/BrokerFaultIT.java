@@ -9,6 +9,7 @@ import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
+import dev.seams.wire.TopicNames;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,12 +32,12 @@ class BrokerFaultIT {
 
     @Test
     @Claim(id = "B5", variant = "broker-kill", title = "Faults lose nothing: broker kill -9 and restart",
-            exercises = {"streams/StreamsApp", "streams/ThreadReplacements", "sink/Sink", "sink/OffsetCommitter", "sink/KafkaErrors"})
+            exercises = {"streams/StreamsApp", "cli/StreamsCommand", "streams/ThreadReplacements", "sink/Sink", "consumer/OffsetCommitter", "consumer/KafkaErrors"})
     void brokerKill(ClaimEvidence e, StandContext s) {
         SinkContainer sink = sinks.start(s.stand(), null);
         Topics topics = s.topics();
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("broker-kill", ContainerFaults.kill("broker-kill", s.stand().control("kafka"),
-                () -> !topics.endOffsets(Stand.CUSTOMER_TOTALS).isEmpty()), 5301, sink::output));
+                () -> !topics.endOffsets(TopicNames.CUSTOMER_TOTALS).isEmpty()), 5301, sink::output));
         OpenTransactions.checkEnded(e, s.stand());
         e.figure("streams_alive_after", s.stand().streams().isAlive());
     }

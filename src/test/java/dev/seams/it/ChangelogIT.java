@@ -1,5 +1,6 @@
 package dev.seams.it;
 
+import dev.seams.check.Reconciliation;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -7,11 +8,10 @@ import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Pg;
-import dev.seams.check.Reconciliation;
-import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.truth.Totals;
+import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
@@ -41,7 +41,7 @@ class ChangelogIT {
         e.figure("orders_seeded", s.pg().seed(51, 5, 1).size());
         e.figure("ds_streams_before_the_sink", s.drain().toString());   // parity is this claim's own check, below
         ch.truncate("raw_totals", "customer_totals");
-        long changelog = s.topics().committedRecordCount(Stand.CUSTOMER_TOTALS);
+        long changelog = s.topics().committedRecordCount(TopicNames.CUSTOMER_TOTALS);
 
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
 
@@ -100,7 +100,7 @@ class ChangelogIT {
     }
 
     @Test
-    @Claim(id = "G7", title = "Incremental pickup", exercises = {"sink/Sink", "sink/PollSession"})
+    @Claim(id = "G7", title = "Incremental pickup", exercises = {"sink/Sink", "consumer/PollSession"})
     void g7IncrementalPickup(ClaimEvidence e, StandContext s) {
         ClickHouse ch = s.ch();
         Topics topics = s.topics();
@@ -108,13 +108,13 @@ class ChangelogIT {
         s.settle();
         ch.truncate("raw_totals", "customer_totals");
         s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
-        Map<TopicPartition, Long> before = topics.endOffsets(Stand.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> before = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
         long rawBefore = ch.scalar(RAW_COUNT);
 
         int k = e.figure("orders_seeded", s.pg().seed(20, 5, 7).size());
         s.settle();
         AtomicLong newRecords = new AtomicLong();
-        topics.readFrom(Stand.CUSTOMER_TOTALS, "read_committed", before, r -> newRecords.incrementAndGet());
+        topics.readFrom(TopicNames.CUSTOMER_TOTALS, "read_committed", before, r -> newRecords.incrementAndGet());
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o);
 
         e.figure("summary", run.line());
@@ -137,7 +137,7 @@ class ChangelogIT {
         String finalRows = "SELECT customer_id, orders, toString(total), version FROM customer_totals FINAL ORDER BY customer_id";
         List<List<String>> finalBefore = ch.rows(finalRows);
         long rawBefore = ch.scalar(RAW_COUNT);
-        long topicRecords = s.topics().committedRecordCount(Stand.CUSTOMER_TOTALS);
+        long topicRecords = s.topics().committedRecordCount(TopicNames.CUSTOMER_TOTALS);
 
         SinkSummary replay = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
         List<List<String>> finalAfter = ch.rows(finalRows);

@@ -43,7 +43,7 @@ class ClickHouseFaultIT {
 
     @Test
     @Claim(id = "B5", variant = "clickhouse-stop", title = "Faults lose nothing: ClickHouse stopped for 30 s",
-            exercises = {"sink/Sink", "sink/ClickHouseErrors", "sink/Backoff", "sink/Batches", "sink/ClickHouseWriter"})
+            exercises = {"sink/Sink", "sink/ClickHouseErrors", "consumer/Backoff", "consumer/Batches", "sink/ClickHouseWriter"})
     void clickhouseStop(ClaimEvidence e, StandContext s) {
         ClickHouse ch = s.ch();
         try (OffsetTwin twin = OffsetTwin.start(s)) {   // the offset sampler's twin, on the same load and outage
@@ -56,7 +56,7 @@ class ClickHouseFaultIT {
 
     @Test
     @Claim(id = "B5", variant = "clickhouse-pause", title = "Faults lose nothing: ClickHouse frozen beyond the sink's request timeout",
-            exercises = {"sink/Sink", "sink/ClickHouseErrors", "sink/Backoff", "sink/ClickHouseTarget", "sink/ClickHouseWriter"})
+            exercises = {"sink/Sink", "sink/ClickHouseErrors", "consumer/Backoff", "sink/ClickHouseTarget", "sink/ClickHouseWriter"})
     void clickhousePause(ClaimEvidence e, StandContext s) {
         ClickHouse ch = s.ch();
         run(e, s, ContainerFaults.pause("clickhouse-pause", s.stand().control("clickhouse"), PAUSE_HOLD, () -> ch.scalar("SELECT 1") == 1),

@@ -7,10 +7,10 @@ import dev.seams.faults.FaultSink;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.BrokerLayout;
-import dev.seams.truth.ClusterView;
 import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
+import dev.seams.truth.ClusterView;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -54,14 +54,14 @@ class ClusterFaultIT {
 
     @Test
     @Claim(id = "B5", variant = "cluster-leader-kill", title = "Faults lose nothing: kill -9 of a customer.totals partition leader of a three-broker cluster",
-            exercises = {"streams/StreamsApp", "streams/StreamsSettings", "sink/Sink", "sink/KafkaErrors", "sink/OffsetCommitter"})
+            exercises = {"streams/StreamsApp", "cli/StreamsCommand", "streams/StreamsSettings", "sink/Sink", "consumer/KafkaErrors", "consumer/OffsetCommitter"})
     void leaderKill(ClaimEvidence e, StandContext s) {
         run(e, s, "cluster-leader-kill", ClusterFaults::leaderKill, 5601);
     }
 
     @Test
     @Claim(id = "B5", variant = "cluster-coordinator-kill", title = "Faults lose nothing: kill -9 of the transaction coordinator of ds-streams on a three-broker cluster",
-            exercises = {"streams/StreamsApp", "streams/StreamsSettings", "streams/ThreadReplacements", "sink/Sink"})
+            exercises = {"streams/StreamsApp", "cli/StreamsCommand", "streams/StreamsSettings", "streams/ThreadReplacements", "sink/Sink"})
     void coordinatorKill(ClaimEvidence e, StandContext s) {
         run(e, s, "cluster-coordinator-kill", ClusterFaults::coordinatorKill, 5602);
     }

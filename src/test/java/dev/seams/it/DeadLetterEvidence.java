@@ -1,11 +1,12 @@
 package dev.seams.it;
 
-import dev.seams.dlq.DeadLetters;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.truth.Totals;
+import dev.seams.wire.DeadLetters;
+import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -70,7 +71,7 @@ final class DeadLetterEvidence {
             }
             s.settle();
             s.ch().truncate("raw_totals", "customer_totals");
-            return new SinkSide(s.stand(), s.topics(), s.ch(), s.topics().endOffsets(Stand.CUSTOMER_TOTALS_DLQ));
+            return new SinkSide(s.stand(), s.topics(), s.ch(), s.topics().endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ));
         }
     }
 

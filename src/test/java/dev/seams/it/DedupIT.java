@@ -1,6 +1,7 @@
 package dev.seams.it;
 
 import com.clickhouse.client.api.ServerException;
+import dev.seams.check.Reconciliation;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -9,11 +10,10 @@ import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Pipeline;
-import dev.seams.check.Reconciliation;
-import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.truth.Totals;
+import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -55,7 +55,7 @@ class DedupIT {
         Topics topics = s.topics();
         s.settle();
         ch.truncate("order_counts_raw", "order_dedup");
-        Map<TopicPartition, Long> start = topics.endOffsets(Stand.ORDERS_EVENTS);
+        Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.ORDERS_EVENTS);
         long eventsBefore = start.values().stream().mapToLong(Long::longValue).sum();
         topics.resetGroup("ds-sink", start);
 

@@ -1,8 +1,10 @@
 package dev.seams.it;
 
+import dev.seams.wire.TopicNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.check.Reconciliation;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.LatencyChart;
@@ -12,7 +14,6 @@ import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
-import dev.seams.check.Reconciliation;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.truth.Totals;
@@ -74,7 +75,7 @@ class FreshnessIT {
     private static final long P99_BOUND_MS = 5_000;
 
     @Test
-    @Claim(id = "B6", title = "Freshness", exercises = {"streams/TotalsTopology", "sink/Sink", "sink/PollSession",
+    @Claim(id = "B6", title = "Freshness", exercises = {"streams/TotalsTopology", "sink/Sink", "consumer/PollSession",
             "containers/debezium/orders-connector.json"})
     void b6Freshness(ClaimEvidence e, StandContext s) throws Exception {
         Stand stand = s.stand();
@@ -84,7 +85,7 @@ class FreshnessIT {
         s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
         Reconciliation before = Reconciliation.customerTotalsFinal(stand);
         assertThat(before.matches()).as("before the load, FINAL vs PG (the base of every latency): %s", before.describe()).isTrue();
-        Map<TopicPartition, Long> changelogMark = s.topics().endOffsets(Stand.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> changelogMark = s.topics().endOffsets(TopicNames.CUSTOMER_TOTALS);
 
         Visibility visibility = new Visibility(s.pg().truth());
         ExecutorService sinkThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "b6-sink"));
@@ -128,7 +129,7 @@ class FreshnessIT {
             loader.shutdownNow();
             sinkThread.shutdownNow();
         }
-        long changelogOfTheLoad = s.topics().recordsSince(Stand.CUSTOMER_TOTALS, "read_committed", changelogMark).size();
+        long changelogOfTheLoad = s.topics().recordsSince(TopicNames.CUSTOMER_TOTALS, "read_committed", changelogMark).size();
         long committedInPg = visibility.orderIds().stream().filter(s.pg().orders()::containsKey).count();
 
         double[] latencies = visibility.latenciesMs();

@@ -2,15 +2,15 @@ package dev.seams.it;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.faults.FaultSchedule.Shot;
+import dev.seams.faults.FaultSchedule;
 import dev.seams.inbox.CrashPoint;
 import dev.seams.inbox.InboxMode;
 import dev.seams.inbox.KeysSampler;
 import dev.seams.inbox.LedgerDb;
-import dev.seams.faults.FaultSchedule;
-import dev.seams.faults.FaultSchedule.Shot;
-import dev.seams.stand.InboxProcess;
-import dev.seams.stand.InboxProcess.Run;
 import dev.seams.load.OrderChanges;
+import dev.seams.stand.InboxProcess.Run;
+import dev.seams.stand.InboxProcess;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import java.time.Duration;

@@ -1,22 +1,23 @@
 package dev.seams.it;
 
+import dev.seams.check.KeyCounts;
+import dev.seams.check.Reconciliation;
 import dev.seams.inbox.CrashPoint;
 import dev.seams.inbox.InboxMode;
 import dev.seams.inbox.KeysSampler;
 import dev.seams.inbox.LedgerDb;
 import dev.seams.it.InboxCrashes.Recovery;
+import dev.seams.load.OrderChanges.Change;
+import dev.seams.load.OrderChanges;
+import dev.seams.load.OrderLoad;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.stand.InboxProcess;
 import dev.seams.stand.InboxProcess.Run;
-import dev.seams.check.KeyCounts;
-import dev.seams.load.OrderChanges;
-import dev.seams.load.OrderChanges.Change;
-import dev.seams.load.OrderLoad;
-import dev.seams.check.Reconciliation;
+import dev.seams.stand.InboxProcess;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
+import dev.seams.wire.TopicNames;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -318,7 +319,7 @@ class InboxIT {
     private static synchronized OrderChanges load(StandContext s, ClaimEvidence e) {
         if (load == null) {
             Stand stand = s.stand();
-            Map<TopicPartition, Long> start = s.topics().endOffsets(Stand.ORDERS_EVENTS);
+            Map<TopicPartition, Long> start = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
             long watermark = OrderChanges.orderIdWatermark(stand);
             OrderLoad.Applied applied = OrderLoad.plan(LOAD_CHANGES, CUSTOMERS, LOAD_SEED, OrderLoad.Mix.REAL)
                     .apply(stand, LOAD_BATCH, done -> { });

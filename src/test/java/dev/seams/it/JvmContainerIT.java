@@ -1,13 +1,14 @@
 package dev.seams.it;
 
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.seams.faults.Sigkill;
 import dev.seams.report.Project;
 import dev.seams.sink.ClickHouseTarget;
-import dev.seams.faults.Sigkill;
 import dev.seams.stand.Images;
 import dev.seams.stand.JvmContainer;
 import dev.seams.stand.Pg;
@@ -83,12 +84,12 @@ class JvmContainerIT {
         stand.streams().stop();
         Path stateDir = Files.createTempDirectory(Files.createDirectories(Project.root().resolve("target")), "streams-state-container-");
         streams = new JvmContainer("streams-container", jre, network, logDir).withStateDir(stateDir)
-                .running("dev.seams.streams.StreamsApp", List.of("--bootstrap-servers", stand.kafkaOnNetwork(), "--state-dir", stateDir.toString()));
+                .running("dev.seams.cli.StreamsCommand", List.of("--bootstrap-servers", stand.kafkaOnNetwork(), "--state-dir", stateDir.toString()));
         measured.put("jre_image", jre.asCanonicalNameString());
         measured.put("first_start_to_running_s", startAndTime());
-        long totalsBefore = topics.totalEndOffset(Stand.CUSTOMER_TOTALS);
+        long totalsBefore = topics.totalEndOffset(TopicNames.CUSTOMER_TOTALS);
         settleAfterSeeding();
-        long totalsAfter = topics.totalEndOffset(Stand.CUSTOMER_TOTALS);
+        long totalsAfter = topics.totalEndOffset(TopicNames.CUSTOMER_TOTALS);
         measured.put("customer_totals_end_offset_advance", totalsAfter - totalsBefore);
         assertTrue(totalsAfter > totalsBefore, "customer.totals advanced: " + totalsBefore + " -> " + totalsAfter);
 
@@ -145,7 +146,7 @@ class JvmContainerIT {
         long lag = seedAndAwaitLag();
         await("ds-streams stays alive and behind for 30 s without the network (B5's cut)").during(CUT)
                 .atMost(CUT.multipliedBy(3)).pollInterval(Duration.ofSeconds(1))
-                .until(() -> streams.isAlive() && topics.lag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS) >= BATCH);
+                .until(() -> streams.isAlive() && topics.lag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS) >= BATCH);
         measured.put("lag_during_cut", lag);
         measured.put("cut_seconds", seconds(cut));
         streams.reconnect();
@@ -153,7 +154,7 @@ class JvmContainerIT {
         assertTrue(streams.isConnected(), "the container is back on the stand's network");
         measured.put("ip_after_reconnect", streams.networkAddress().orElse("none"));
         await("ds-streams lag 0 after reconnect").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
-                .until(() -> topics.lag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS) == 0);
+                .until(() -> topics.lag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS) == 0);
         measured.put("reconnect_to_lag0_s", seconds(healed));
         Pipeline.awaitStreamsMatchesPg(stand);
         String during = streams.output().substring(logAtCut);
@@ -199,10 +200,10 @@ class JvmContainerIT {
 
     /** Seeds {@value #BATCH} orders, waits until Debezium published them; @return ds-streams' lag then. */
     private long seedAndAwaitLag() {
-        long end = topics.totalEndOffset(Stand.ORDERS_EVENTS);
+        long end = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
         Pg.of(stand).seed(BATCH, 5, seed++);
         Pipeline.awaitOrdersEvents(stand, end + BATCH);
-        return topics.lag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS);
+        return topics.lag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS);
     }
 
     private static double seconds(long startNanos) {

@@ -1,11 +1,20 @@
 package dev.seams.it;
 
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.check.LagSampler;
+import dev.seams.check.Reconciliation;
+import dev.seams.check.SnapshotSequence;
+import dev.seams.faults.Fault;
+import dev.seams.faults.FaultSchedule.Shot;
+import dev.seams.faults.FaultSchedule;
+import dev.seams.faults.LoadDriver;
+import dev.seams.faults.ProcessKill;
+import dev.seams.faults.TransactionKill;
 import dev.seams.lag.LagProbe;
 import dev.seams.lag.PartitionLag;
-import dev.seams.faults.LoadDriver;
-import dev.seams.faults.TransactionKill;
+import dev.seams.load.OrderLoad;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -13,15 +22,7 @@ import dev.seams.report.LagChart;
 import dev.seams.report.Project;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.faults.FaultSchedule;
-import dev.seams.faults.FaultSchedule.Shot;
-import dev.seams.faults.Fault;
-import dev.seams.faults.ProcessKill;
-import dev.seams.check.LagSampler;
-import dev.seams.load.OrderLoad;
 import dev.seams.stand.Pipeline;
-import dev.seams.check.Reconciliation;
-import dev.seams.check.SnapshotSequence;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
@@ -76,7 +77,7 @@ class LagIT {
     }
 
     @Test
-    @Claim(id = "G12", title = "Lag at rest", exercises = {"lag/LagProbe", "sink/Sink", "streams/StreamsApp"})
+    @Claim(id = "G12", title = "Lag at rest", exercises = {"lag/LagProbe", "sink/Sink", "streams/StreamsApp", "cli/StreamsCommand"})
     void g12LagAtRest(ClaimEvidence e, StandContext s) {
         Topics topics = s.topics();
         LagProbe probe = topics.lagProbe();
@@ -84,13 +85,13 @@ class LagIT {
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o);
 
-        List<PartitionLag> streams = new ArrayList<>(probe.describe(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS));
+        List<PartitionLag> streams = new ArrayList<>(probe.describe(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS));
         streams.addAll(probe.describe(Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC));
-        List<PartitionLag> sink = probe.describe(SINK_GROUP, Stand.CUSTOMER_TOTALS);
+        List<PartitionLag> sink = probe.describe(SINK_GROUP, TopicNames.CUSTOMER_TOTALS);
         // What the source saw: a sink that commits last offset + 1 stops in front of the commit marker.
         String scratch = "seams-g12-last-offset-plus-1";
-        topics.resetGroup(scratch, topics.lastDataOffsetPlusOne(Stand.CUSTOMER_TOTALS));
-        List<PartitionLag> naive = probe.describe(scratch, Stand.CUSTOMER_TOTALS);
+        topics.resetGroup(scratch, topics.lastDataOffsetPlusOne(TopicNames.CUSTOMER_TOTALS));
+        List<PartitionLag> naive = probe.describe(scratch, TopicNames.CUSTOMER_TOTALS);
 
         e.table("Lag at rest (LagProbe, like kafka-consumer-groups --describe)",
                 List.of("group", "topic", "partition", "committed", "log end", "last stable", "lag", "data records behind", "verdict"),
@@ -115,26 +116,26 @@ class LagIT {
     }
 
     @Test
-    @Claim(id = "G13", title = "Lag grows while a link is down", exercises = {"lag/LagProbe", "streams/StreamsApp"})
+    @Claim(id = "G13", title = "Lag grows while a link is down", exercises = {"lag/LagProbe", "streams/StreamsApp", "cli/StreamsCommand"})
     void g13LagGrowsWhileDown(ClaimEvidence e, StandContext s) {
         Stand stand = s.stand();
         LagProbe probe = s.topics().lagProbe();
         s.settle();
         try (LagSampler sampler = new LagSampler(stand, 500)) {
-            e.check("lag_before_kill", probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)).isZero("ds-streams caught up before the kill");
+            e.check("lag_before_kill", probe.totalLag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)).isZero("ds-streams caught up before the kill");
             ProcessKill kill = ProcessKill.streams(stand.streams());
             sampler.mark("kill -9");
             Fault.Proof killed = kill.inject();
             e.figure("streams_exit_status", kill.exitStatus());
             killed.require();
-            long events = s.topics().totalEndOffset(Stand.ORDERS_EVENTS);
+            long events = s.topics().totalEndOffset(TopicNames.ORDERS_EVENTS);
             int first = s.pg().seed(30, 5, 131).size();
             Pipeline.awaitOrdersEvents(stand, events + first);
-            e.check("lag_after_30", probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)).isEqualTo(first,
+            e.check("lag_after_30", probe.totalLag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)).isEqualTo(first,
                     "ds-streams lag = the orders that arrived while it was down");
             int second = s.pg().seed(30, 5, 132).size();
             Pipeline.awaitOrdersEvents(stand, events + first + second);
-            e.check("lag_after_60", probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)).isEqualTo(first + second,
+            e.check("lag_after_60", probe.totalLag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)).isEqualTo(first + second,
                     "ds-streams lag keeps growing with every order");
             sampler.mark("restart");
             kill.heal();
@@ -147,7 +148,7 @@ class LagIT {
     }
 
     @Test
-    @Claim(id = "G14", title = "Recovery after kill -9", exercises = {"streams/StreamsApp", "streams/TotalsTopology", "sink/Sink"})
+    @Claim(id = "G14", title = "Recovery after kill -9", exercises = {"streams/StreamsApp", "cli/StreamsCommand", "streams/TotalsTopology", "sink/Sink"})
     void g14RecoveryAfterKill(ClaimEvidence e, StandContext s) {
         Stand stand = s.stand();
         Topics topics = s.topics();
@@ -155,16 +156,16 @@ class LagIT {
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o);
         try (LagSampler sampler = new LagSampler(stand, 500)) {
-            Map<TopicPartition, Long> totalsAtKill = topics.endOffsets(Stand.CUSTOMER_TOTALS);
+            Map<TopicPartition, Long> totalsAtKill = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
             ProcessKill kill = ProcessKill.streams(stand.streams());
             sampler.mark("kill -9");
             Fault.Proof killed = kill.inject();
             e.figure("streams_exit_status", kill.exitStatus());
             killed.require();
-            long events = topics.totalEndOffset(Stand.ORDERS_EVENTS);
+            long events = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
             int seeded = e.figure("orders_while_down", s.pg().seed(60, 5, 141).size());
             Pipeline.awaitOrdersEvents(stand, events + seeded);
-            e.check("streams_lag_while_down", probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)).isEqualTo(seeded,
+            e.check("streams_lag_while_down", probe.totalLag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)).isEqualTo(seeded,
                     "the orders that arrived while ds-streams was down");
 
             sampler.mark("restart");
@@ -176,9 +177,9 @@ class LagIT {
             boolean corrupted = e.figure("task_corrupted_exception_seen", stand.streams().logText().contains("TaskCorruptedException"));
             s.settle();
 
-            long produced = topics.readFrom(Stand.CUSTOMER_TOTALS, COMMITTED, totalsAtKill, r -> { });
+            long produced = topics.readFrom(TopicNames.CUSTOMER_TOTALS, COMMITTED, totalsAtKill, r -> { });
             e.check("changelog_records_produced", produced).isEqualTo(seeded, "one customer.totals snapshot per order that arrived");
-            List<PartitionLag> sinkLag = probe.describe(SINK_GROUP, Stand.CUSTOMER_TOTALS);
+            List<PartitionLag> sinkLag = probe.describe(SINK_GROUP, TopicNames.CUSTOMER_TOTALS);
             long backlog = sinkLag.stream().mapToLong(PartitionLag::dataRecordsBehind).sum();
             e.check("sink_backlog_data_records", backlog).isEqualTo(produced, "ds-sink backlog = the changelog records ds-streams produced on recovery");
             e.figure("sink_backlog_offsets", totalLag(sinkLag));
@@ -188,9 +189,9 @@ class LagIT {
             sampler.mark("sink drained");
 
             Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL after the drain");
-            e.check("ds_streams_lag_after", probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)
+            e.check("ds_streams_lag_after", probe.totalLag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)
                     + probe.totalLag(Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC)).isZero("ds-streams on orders.events and repartition");
-            e.check("ds_sink_lag_after", probe.totalLag(SINK_GROUP, Stand.CUSTOMER_TOTALS)).isZero("ds-sink on customer.totals after the drain");
+            e.check("ds_sink_lag_after", probe.totalLag(SINK_GROUP, TopicNames.CUSTOMER_TOTALS)).isZero("ds-sink on customer.totals after the drain");
             e.note("ds-streams runs with static membership (--instance-id " + stand.streams().instanceId() + "): the restarted "
                     + "process takes the killed member's place and its partitions at once, instead of waiting for the killed "
                     + "member's session to expire (session.timeout.ms, 45 s by default; B9 measures both). "
@@ -206,7 +207,7 @@ class LagIT {
 
     @Test
     @Claim(id = "G14", variant = "3 kills under load", title = "Recovery after kill -9, repeated at 10/50/90% of a 3,000-change load",
-            exercises = {"streams/StreamsApp", "streams/StreamsSettings", "streams/TotalsTopology", "sink/Sink"})
+            exercises = {"streams/StreamsApp", "cli/StreamsCommand", "streams/StreamsSettings", "streams/TotalsTopology", "sink/Sink"})
     void g14RepeatedKillsUnderLoad(ClaimEvidence e, StandContext s) throws Exception {
         Stand stand = s.stand();
         Topics topics = s.topics();
@@ -217,13 +218,13 @@ class LagIT {
         stand.streams().start();
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o);
-        Map<TopicPartition, Long> totalsStart = topics.endOffsets(Stand.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> totalsStart = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
         Map<Long, Long> versionsBefore = new TreeMap<>();   // settled: every committed snapshot lies before totalsStart
         topics.latestSnapshots().forEach((customer, t) -> versionsBefore.put(customer, t.version()));
         OrderLoad load = OrderLoad.plan(LOAD_CHANGES, 5, 50_000, OrderLoad.Mix.REAL);
         OrderLoad.Expected expected = load.expected();
-        long committedStart = sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS));
-        DoubleSupplier inputProgress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS)) - committedStart)
+        long committedStart = sum(topics.committed(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS));
+        DoubleSupplier inputProgress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)) - committedStart)
                 / (double) load.size();
 
         List<Shot<StreamsKills.StreamsKill>> kills;
@@ -234,24 +235,24 @@ class LagIT {
             // Debezium and ds-streams work through it while the kills land, also the one at 90 % (Kafka's Streams EOS
             // system test pattern). Scheduled on ds-streams' committed input instead, a point after a restart landed
             // 10 points late or more: the first commit after the restore takes the whole backlog at once.
-            long eventsStart = topics.totalEndOffset(Stand.ORDERS_EVENTS);
+            long eventsStart = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
             // what ds-streams can work on: Debezium publishes in bursts, so a point of the load committed in PG met
             // ds-streams idle (measured: load 93 %, output 89 %, input lag 0, nothing open)
-            DoubleSupplier published = () -> (topics.totalEndOffset(Stand.ORDERS_EVENTS) - eventsStart) / (double) load.size();
+            DoubleSupplier published = () -> (topics.totalEndOffset(TopicNames.ORDERS_EVENTS) - eventsStart) / (double) load.size();
             kills = FaultSchedule.atProgress(published, 0.1, 0.5, 0.9).run(target -> {
                 double at = inputProgress.getAsDouble();
-                long lag = probe.totalLag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS);
+                long lag = probe.totalLag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS);
                 // it waits for a transaction open on customer.totals only as long as the load stays within its point's
                 // ±5 points (0.5 s spare: the look at the broker and the kill itself take a moment)
                 double secondsLeft = (target + FaultSchedule.TOLERANCE - published.getAsDouble()) * load.size() / LOAD_RATE - 0.5;
                 Duration within = Duration.ofMillis(Math.max(300, Math.min(StreamsKills.OPEN_TRANSACTION_WAIT.toMillis(), (long) (secondsLeft * 1000))));
-                TransactionKill.Result killed = TransactionKill.kill(stand.streams(), topics, Stand.CUSTOMER_TOTALS, within);
+                TransactionKill.Result killed = TransactionKill.kill(stand.streams(), topics, TopicNames.CUSTOMER_TOTALS, within);
                 double landed = published.getAsDouble();   // the kill may wait for an open transaction: where the load was when it struck
                 sampler.mark("kill -9 at " + FaultSchedule.percent(landed));
                 boolean openBefore = killed.frozenMidTransaction();
                 int exit = killed.exit();
-                Map<TopicPartition, Long> stable = topics.lastStableOffsets(Stand.CUSTOMER_TOTALS);
-                Map<TopicPartition, long[]> openTotals = topics.openTransactions(Stand.CUSTOMER_TOTALS);
+                Map<TopicPartition, Long> stable = topics.lastStableOffsets(TopicNames.CUSTOMER_TOTALS);
+                Map<TopicPartition, long[]> openTotals = topics.openTransactions(TopicNames.CUSTOMER_TOTALS);
                 Map<TopicPartition, long[]> openRepartition = topics.openTransactions(Pipeline.REPARTITION_TOPIC);
                 sampler.mark("restart");
                 stand.streams().start();
@@ -313,7 +314,7 @@ class LagIT {
     /** Waits on the broker's own offsets ({@link Topics#lag}), not on the probe that G13 checks. */
     private static void awaitStreamsLagZero(Topics topics) {
         await("ds-streams lag 0").atMost(Duration.ofMinutes(3)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
-                .until(() -> topics.lag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS) == 0);
+                .until(() -> topics.lag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS) == 0);
     }
 
     private static long lagging(List<PartitionLag> lags) {

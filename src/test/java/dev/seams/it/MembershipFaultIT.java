@@ -1,18 +1,18 @@
 package dev.seams.it;
 
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.consumer.OffsetFault;
+import dev.seams.consumer.SinkConsumer;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.sink.OffsetFault;
 import dev.seams.sink.Sink;
-import dev.seams.sink.SinkConsumer;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Pipeline;
-import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import java.time.Duration;
@@ -67,7 +67,7 @@ class MembershipFaultIT {
 
     @Test
     @Claim(id = "B12", variant = "commit interval 5s", title = "Group membership changes stop nothing, with --commit-interval 5s",
-            exercises = {"sink/OffsetCommitter", "sink/Sink", "sink/PollSession", "sink/Rebalances"})
+            exercises = {"consumer/OffsetCommitter", "sink/Sink", "consumer/PollSession", "consumer/Rebalances"})
     void b12WithACommitInterval(ClaimEvidence e, StandContext s) throws Exception {
         Drained real = drain(s, FIRST_CUSTOMER, o -> o.withCommitInterval(COMMIT_INTERVAL));
         MembershipDrain.recordStays(e, "commit interval 5s, ", real.stays().changes());
@@ -111,7 +111,7 @@ class MembershipFaultIT {
         // given: a backlog of its own customers, its group at the topic's end before it
         Topics topics = s.topics();
         s.settle();
-        topics.resetGroup(STOP_GROUP, topics.endOffsets(Stand.CUSTOMER_TOTALS));
+        topics.resetGroup(STOP_GROUP, topics.endOffsets(TopicNames.CUSTOMER_TOTALS));
         s.pg().execute("INSERT INTO orders (customer_id, amount) SELECT " + STOP_FIRST_CUSTOMER + " + g % " + MembershipDrain.CUSTOMERS
                 + ", (100 + g * 37 % 9901) / 100.0 FROM generate_series(0, " + (STOP_ORDERS - 1) + ") g");
         s.settle();
@@ -135,7 +135,7 @@ class MembershipFaultIT {
         // then: its group's lag at rest is 0, markers included
         part.figure("backlog_records", records);
         part.figure("run_summary", summary.line());
-        part.check("group_lag_after_the_stop", topics.lag(STOP_GROUP, Stand.CUSTOMER_TOTALS))
+        part.check("group_lag_after_the_stop", topics.lag(STOP_GROUP, TopicNames.CUSTOMER_TOTALS))
                 .isZero("log end offset − committed offset summed over the partitions once the run stopped: what it wrote, "
                         + "waiting for the interval, and the transaction markers behind it are committed before it leaves (G12)");
     }

@@ -1,19 +1,19 @@
 package dev.seams.it;
 
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.consumer.SinkConsumer;
+import dev.seams.faults.FaultSchedule;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.Sink;
-import dev.seams.sink.SinkConsumer;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.faults.FaultSchedule;
-import dev.seams.truth.Groups;
 import dev.seams.stand.Pipeline;
-import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
+import dev.seams.truth.Groups;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -65,8 +65,8 @@ class MembershipIT {
     private static final int ORDERS = 40_000;
 
     @Test
-    @Claim(id = "B12", title = "Group membership changes stop nothing", exercises = {"sink/Sink", "sink/PollSession",
-            "sink/OffsetCommitter", "sink/Rebalances", "sink/SinkConsumer"})
+    @Claim(id = "B12", title = "Group membership changes stop nothing", exercises = {"sink/Sink", "consumer/PollSession",
+            "consumer/OffsetCommitter", "consumer/Rebalances", "consumer/SinkConsumer"})
     void b12MembershipChangesStopNothing(ClaimEvidence e, StandContext s) throws Exception {
         MembershipDrain drain = MembershipDrain.seed(s, FIRST_CUSTOMER, ORDERS, UnaryOperator.identity());
         ExecutorService threads = Executors.newCachedThreadPool();
@@ -137,7 +137,7 @@ class MembershipIT {
         }
         Groups groups = Groups.of(s.stand().admin());
         Removal removal = new Removal(drain.drained(), MembershipDrain.dataBehind(s.topics()), groups.removeAllMembers(GROUP));
-        int partitions = s.topics().partitionCount(Stand.CUSTOMER_TOTALS);
+        int partitions = s.topics().partitionCount(TopicNames.CUSTOMER_TOTALS);
         await("the first instance rejoined after its removal").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
                 .until(() -> firstRun.isDone() || groups.stableAssignments(GROUP)
                         .filter(a -> a.size() == 1 && a.get(0).size() == partitions).isPresent());
@@ -224,7 +224,7 @@ class MembershipIT {
                             return false;
                         }
                         Map<Integer, Long> behind = new HashMap<>();
-                        topics.lagProbe().describe(GROUP, Stand.CUSTOMER_TOTALS)
+                        topics.lagProbe().describe(GROUP, TopicNames.CUSTOMER_TOTALS)
                                 .forEach(l -> behind.put(l.partition(), l.dataRecordsBehind()));
                         long onFirst = 0;
                         long onHolder = 0;

@@ -9,8 +9,8 @@ import dev.seams.sink.SinkOptions;
 import dev.seams.stand.JvmContainer;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.SinkContainer;
-import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -36,24 +36,24 @@ class NetworkFaultIT {
 
     @Test
     @Claim(id = "B5", variant = "sink-network-cut", title = "Faults lose nothing: the sink cut off the broker for 30 s",
-            exercises = {"sink/Sink", "sink/PollSession", "sink/OffsetCommitter", "sink/KafkaErrors"})
+            exercises = {"sink/Sink", "consumer/PollSession", "consumer/OffsetCommitter", "consumer/KafkaErrors"})
     void sinkNetworkCut(ClaimEvidence e, StandContext s) {
         SinkContainer sink = sinks.start(s.stand(), null);
         JvmContainer target = sink.container();
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("sink-network-cut", ContainerFaults.networkCut("sink-network-cut",
                         target.control(), s.stand().network(), "sink", HOLD, target::isConnected), 5401, sink::output)
-                .stalling(SinkOptions.DEFAULT_GROUP, Stand.CUSTOMER_TOTALS).paced(FaultMatrix.HELD_CHANGES_PER_SECOND));
+                .stalling(SinkOptions.DEFAULT_GROUP, TopicNames.CUSTOMER_TOTALS).paced(FaultMatrix.HELD_CHANGES_PER_SECOND));
     }
 
     @Test
     @Claim(id = "B5", variant = "streams-network-cut", title = "Faults lose nothing: ds-streams cut off the broker for 30 s",
-            exercises = {"streams/StreamsApp", "streams/StreamsSettings", "streams/ThreadReplacements"})
+            exercises = {"streams/StreamsApp", "cli/StreamsCommand", "streams/StreamsSettings", "streams/ThreadReplacements"})
     void streamsNetworkCut(ClaimEvidence e, StandContext s) {
         SinkContainer sink = sinks.start(s.stand(), null);
         JvmContainer target = s.stand().streams().container();
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("streams-network-cut", ContainerFaults.networkCut("streams-network-cut",
                         target.control(), s.stand().network(), "streams", HOLD, target::isConnected), 5402, sink::output)
-                .stalling(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS).paced(FaultMatrix.HELD_CHANGES_PER_SECOND));
+                .stalling(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS).paced(FaultMatrix.HELD_CHANGES_PER_SECOND));
         e.figure("streams_alive_after", s.stand().streams().isAlive());
     }
 }

@@ -1,5 +1,6 @@
 package dev.seams.it;
 
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.report.ClaimEvidence;
@@ -40,7 +41,7 @@ final class OpenTransactions {
      */
     static void checkEnded(ClaimEvidence e, Stand stand) {
         Topics topics = Topics.of(stand);
-        List<String> names = List.of(Stand.CUSTOMER_TOTALS, Pipeline.REPARTITION_TOPIC);
+        List<String> names = List.of(TopicNames.CUSTOMER_TOTALS, Pipeline.REPARTITION_TOPIC);
         Map<String, Map<TopicPartition, long[]>> open = new TreeMap<>();
         try {
             await("transactions open on " + names + " end").atMost(Duration.ofSeconds(WAIT_S))

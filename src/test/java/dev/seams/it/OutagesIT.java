@@ -41,7 +41,7 @@ class OutagesIT {
 
     @Test
     @Claim(id = "B5", variant = "quick-clickhouse-stop", title = "Faults lose nothing: ClickHouse down for a moment (default tier)",
-            exercises = {"sink/Sink", "sink/ClickHouseErrors", "sink/Backoff", "sink/Batches", "sink/OffsetCommitter"})
+            exercises = {"sink/Sink", "sink/ClickHouseErrors", "consumer/Backoff", "consumer/Batches", "consumer/OffsetCommitter"})
     void clickhouseStop(ClaimEvidence e, StandContext s) {
         ClickHouse ch = s.ch();
         SinkContainer sink = sinks.start(s.stand(), null);
@@ -52,7 +52,7 @@ class OutagesIT {
 
     @Test
     @Claim(id = "B5", variant = "quick-sink-kill-mid-insert", title = "Faults lose nothing: sink kill -9 mid-insert (default tier)",
-            exercises = {"sink/Sink", "sink/SinkCrash", "sink/ClickHouseWriter", "sink/OffsetCommitter", "cli/SinkCommand"})
+            exercises = {"sink/Sink", "sink/SinkCrash", "sink/ClickHouseWriter", "consumer/OffsetCommitter", "cli/SinkCommand"})
     void sinkKillMidInsert(ClaimEvidence e, StandContext s) {
         SinkContainer sink = sinks.start(s.stand(), SinkCrash.Point.MID_INSERT);
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("quick-sink-kill-mid-insert", new SinkKill("quick-sink-kill-mid-insert", sink,

@@ -41,7 +41,7 @@ class RecoveryFaultIT {
 
     @Test
     @Claim(id = "B9", variant = "3 kills per membership", title = "Recovery in seconds, three kills per membership",
-            exercises = {"streams/StreamsApp", "streams/StreamsSettings", "cli/options/Membership", "sink/SinkConsumer", "cli/SinkCommand"})
+            exercises = {"streams/StreamsApp", "cli/StreamsCommand", "streams/StreamsSettings", "cli/options/Membership", "consumer/SinkConsumer", "cli/SinkCommand"})
     void b9ThreeKillsPerMembership(ClaimEvidence e, StandContext s) {
         KillRecovery.settleWithFinalEqualPg(s);
         List<Recovery> dynamic = new ArrayList<>();

@@ -12,12 +12,12 @@ import static org.awaitility.Awaitility.await;
 import dev.seams.it.KillRecovery.Recovery;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.truth.Groups;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
 import dev.seams.streams.StaticIdentity;
 import dev.seams.streams.StreamsSettings;
+import dev.seams.truth.Groups;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,8 +66,8 @@ class RecoveryIT {
     }
 
     @Test
-    @Claim(id = "B9", title = "Recovery in seconds", exercises = {"streams/StreamsApp", "streams/StreamsSettings",
-            "cli/options/Membership", "sink/SinkConsumer", "cli/SinkCommand"})
+    @Claim(id = "B9", title = "Recovery in seconds", exercises = {"streams/StreamsApp", "cli/StreamsCommand", "streams/StreamsSettings",
+            "cli/options/Membership", "consumer/SinkConsumer", "cli/SinkCommand"})
     void b9RecoveryInSeconds(ClaimEvidence e, StandContext s) {
         KillRecovery.settleWithFinalEqualPg(s);
         // the stand's ds-streams as it runs: its membership read from the broker, not from the test's constant
@@ -113,7 +113,7 @@ class RecoveryIT {
 
     @Test
     @Claim(id = "B9", variant = "the product's default membership", title = "Recovery in seconds: ds-streams without membership options runs static",
-            exercises = {"streams/StreamsApp", "streams/StaticIdentity", "cli/options/Membership"})
+            exercises = {"streams/StreamsApp", "cli/StreamsCommand", "streams/StaticIdentity", "cli/options/Membership"})
     void b9TheProductsDefaultIsStatic(ClaimEvidence e, StandContext s) throws IOException {
         // given: ds-streams as `seams streams` runs it with no membership option, on the stand's state directory
         StreamsProcess streams = s.stand().streams();

@@ -1,22 +1,23 @@
 package dev.seams.it;
 
+import dev.seams.check.Reconciliation;
 import dev.seams.inbox.InboxMode;
 import dev.seams.inbox.LedgerDb;
+import dev.seams.load.OrderChanges;
+import dev.seams.load.OrderLoad;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.stand.InboxProcess;
-import dev.seams.load.OrderChanges;
-import dev.seams.load.OrderLoad;
 import dev.seams.stand.Pg;
-import dev.seams.check.Reconciliation;
 import dev.seams.stand.Rejection;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
-import dev.seams.streams.OrderEvent;
+import dev.seams.wire.OrderEvent;
+import dev.seams.wire.TopicNames;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -54,8 +55,8 @@ class ReplicaIdentityIT {
         Topics topics = s.topics();
         Pg pg = s.pg();
         s.settle();
-        Map<TopicPartition, Long> start = topics.endOffsets(Stand.ORDERS_EVENTS);
-        Map<TopicPartition, Long> streamsDlq = topics.endOffsets(Stand.ORDERS_EVENTS_DLQ);
+        Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> streamsDlq = topics.endOffsets(TopicNames.ORDERS_EVENTS_DLQ);
         long watermark = OrderChanges.orderIdWatermark(stand);
         OrderLoad.Applied applied;
         pg.execute("ALTER TABLE orders REPLICA IDENTITY DEFAULT");
@@ -84,7 +85,7 @@ class ReplicaIdentityIT {
                         + "deletion's own row would leave each of these orders on its customer");
         // ... ds-streams carries them: nothing dead-lettered, customer_totals FINAL = PG
         e.figure("ds_streams", s.drain().toString());
-        e.check("streams_dlq_records", Rejection.since(topics, Stand.ORDERS_EVENTS_DLQ, streamsDlq).size())
+        e.check("streams_dlq_records", Rejection.since(topics, TopicNames.ORDERS_EVENTS_DLQ, streamsDlq).size())
                 .isZero("records ds-streams dead-lettered during the load");
         e.figure("sink_summary", s.sink(SinkMode.TOTALS, o -> o).line());
         Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL (ds-streams, ds-sink)");

@@ -2,18 +2,19 @@ package dev.seams.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seams.check.Reconciliation;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.ConnectWorker;
-import dev.seams.check.Reconciliation;
 import dev.seams.stand.Rejection;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.truth.Totals;
+import dev.seams.wire.TopicNames;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -62,7 +63,7 @@ class SchemaEvolutionIT {
     }
 
     @Test
-    @Claim(id = "G9", title = "Schema evolution", exercises = {"streams/TotalsTopology", "streams/OrderEvent", "sink/Sink",
+    @Claim(id = "G9", title = "Schema evolution", exercises = {"streams/TotalsTopology", "wire/OrderEvent", "sink/Sink",
             "containers/debezium/orders-connector.json"})
     void g9SchemaEvolution(ClaimEvidence e, StandContext s) throws SQLException {
         Stand stand = s.stand();
@@ -70,15 +71,15 @@ class SchemaEvolutionIT {
         ClickHouse ch = s.ch();
         boolean columnBefore = hasCurrencyColumn(stand);
         s.settle();
-        Map<TopicPartition, Long> plainMark = topics.endOffsets(Stand.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> plainMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
         long plainOrder = insertOrder(stand, "INSERT INTO orders (customer_id, amount) VALUES (" + CUSTOMER + ", 10.00) RETURNING order_id");
         s.settle();
         String streamsLogBefore = stand.streams().logText();
         ConnectWorker connect = new ConnectWorker(stand.connect());
         String connectStartedBefore = startedAt(stand);
         int taskStartsBefore = count(stand.connect().getLogs(), TASK_START);
-        Map<TopicPartition, Long> eventsMark = topics.endOffsets(Stand.ORDERS_EVENTS);
-        Map<TopicPartition, Long> totalsMark = topics.endOffsets(Stand.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> eventsMark = topics.endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> totalsMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
 
         try (Connection c = stand.pg(); Statement st = c.createStatement()) {
             st.execute("ALTER TABLE orders ADD COLUMN IF NOT EXISTS currency text");
@@ -91,13 +92,13 @@ class SchemaEvolutionIT {
         AtomicReference<JsonNode> event = new AtomicReference<>();
         AtomicReference<JsonNode> snapshotBefore = new AtomicReference<>();
         List<JsonNode> newSnapshots = new ArrayList<>();
-        topics.readFrom(Stand.ORDERS_EVENTS, "read_committed", eventsMark, r -> {
+        topics.readFrom(TopicNames.ORDERS_EVENTS, "read_committed", eventsMark, r -> {
             if (r.value() != null && Long.toString(orderId).equals(new String(r.key(), StandardCharsets.UTF_8))) {
                 event.set(parse(r.value()));
             }
         });
         // from before this test's plain order: its snapshot is customer CUSTOMER's last one before the ALTER
-        topics.readFrom(Stand.CUSTOMER_TOTALS, "read_committed", plainMark, r -> {
+        topics.readFrom(TopicNames.CUSTOMER_TOTALS, "read_committed", plainMark, r -> {
             if (r.offset() >= totalsMark.get(new TopicPartition(r.topic(), r.partition()))) {
                 newSnapshots.add(parse(r.value()));
             } else {
@@ -108,9 +109,9 @@ class SchemaEvolutionIT {
             }
         });
         ch.truncate("raw_totals", "customer_totals");
-        Map<TopicPartition, Long> dlqMark = topics.endOffsets(Stand.CUSTOMER_TOTALS_DLQ);
+        Map<TopicPartition, Long> dlqMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ);
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
-        List<Rejection> rejected = Rejection.since(topics, Stand.CUSTOMER_TOTALS_DLQ, dlqMark);
+        List<Rejection> rejected = Rejection.since(topics, TopicNames.CUSTOMER_TOTALS_DLQ, dlqMark);
         Map<Long, Totals> truth = s.pg().truth();
         Map<Long, Totals> fin = ch.finalTotals();
         boolean streamsSameProcess = stand.streams().isAlive() && stand.streams().logText().startsWith(streamsLogBefore);

@@ -1,7 +1,9 @@
 package dev.seams.it;
 
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.check.KeyCounts;
 import dev.seams.check.SlotRetentionSampler;
 import dev.seams.faults.ConnectorStop;
 import dev.seams.faults.Fault;
@@ -14,7 +16,6 @@ import dev.seams.report.LagChart;
 import dev.seams.report.Project;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.ConnectorTwin;
-import dev.seams.check.KeyCounts;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
@@ -86,7 +87,7 @@ class ShippedConnectorIT {
         String slot = stand.connectorConfig().get("slot.name");
         ReplicationSlots slots = new ReplicationSlots(stand::pg);
         e.figure("slot", slot);
-        Map<TopicPartition, Long> start = s.topics().endOffsets(Stand.ORDERS_EVENTS);
+        Map<TopicPartition, Long> start = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
         // when: stopped gracefully, orders written, changed and deleted while it is stopped, then resumed
         Fault stop = new ConnectorStop(new ConnectWorker(stand.connect()), Stand.CONNECTOR);
         Fault.Proof proof = stop.inject();
@@ -139,7 +140,7 @@ class ShippedConnectorIT {
             await("the twin streaming from " + TWIN_SLOT).atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(250))
                     .until(() -> slots.find(TWIN_SLOT).map(ReplicationSlots.Slot::active).orElse(false));
             // when: orders idle, a table outside the publication written
-            Map<TopicPartition, Long> eventsAtStart = s.topics().endOffsets(Stand.ORDERS_EVENTS);
+            Map<TopicPartition, Long> eventsAtStart = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
             long heartbeatsAtStart = s.topics().totalEndOffset(Stand.HEARTBEAT);
             sampler.mark("writes start");
             long written = e.figure("wal_written_mib", UncapturedWrites.write(s.pg(), WAL_BATCHES, WAL_ROWS) >> 20);

@@ -29,7 +29,7 @@ class SinkFaultIT {
 
     @Test
     @Claim(id = "B5", variant = "sink-kill-after-insert", title = "Faults lose nothing: sink kill -9 after the insert, before the offset commit",
-            exercises = {"sink/Sink", "sink/SinkCrash", "sink/OffsetCommitter", "cli/SinkCommand"})
+            exercises = {"sink/Sink", "sink/SinkCrash", "consumer/OffsetCommitter", "cli/SinkCommand"})
     void sinkKillAfterInsert(ClaimEvidence e, StandContext s) {
         killSink(e, s, "sink-kill-after-insert", SinkCrash.Point.AFTER_INSERT, 5101, true);
     }

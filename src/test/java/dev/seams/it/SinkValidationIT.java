@@ -1,5 +1,6 @@
 package dev.seams.it;
 
+import dev.seams.wire.TopicNames;
 import static dev.seams.it.DeadLetterEvidence.LETTER_COLUMNS;
 import static dev.seams.it.DeadLetterEvidence.at;
 import static dev.seams.it.DeadLetterEvidence.finalOf;
@@ -12,7 +13,6 @@ import static dev.seams.it.DeadLetterEvidence.rawRows;
 import static dev.seams.it.DeadLetterEvidence.utf8;
 
 import dev.seams.it.DeadLetterEvidence.SinkSide;
-import dev.seams.dlq.DeadLetters;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -21,9 +21,9 @@ import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Injection;
-import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.truth.Totals;
+import dev.seams.wire.DeadLetters;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -77,7 +77,7 @@ class SinkValidationIT {
 
     @Test
     @Claim(id = "G10", title = "Unknown field tolerated, invalid value rejected", exercises = {"sink/TotalsValidator",
-            "sink/CustomerRange", "streams/CustomerTotals", "sink/Sink"})
+            "sink/CustomerRange", "wire/CustomerTotals", "sink/Sink"})
     void g10UnknownFieldToleratedInvalidValueRejected(ClaimEvidence e, StandContext s) {
         SinkSide side = SinkSide.settle(s);
         Map<Long, Totals> truth = s.pg().truth();
@@ -119,23 +119,23 @@ class SinkValidationIT {
                     Mixed.rejected("key 2 for customer_id 1", 2, snapshotJson(injection, 1, "1", "1.00", ""),
                             "record key \"2\" does not match customer_id 1"),
                     Mixed.valid("customer 1, last snapshot", 1, injection.snapshot(1, one), one));
-            Map<TopicPartition, Long> start = side.topics().endOffsets(Stand.CUSTOMER_TOTALS);
+            Map<TopicPartition, Long> start = side.topics().endOffsets(TopicNames.CUSTOMER_TOTALS);
             Map<Mixed, RecordMetadata> sent = new LinkedHashMap<>();
             List<String> expectedRows = new ArrayList<>();
             Map<Long, Totals> lastValid = new TreeMap<>();
             for (Mixed m : mix) {
-                RecordMetadata md = injection.send(Stand.CUSTOMER_TOTALS, m.key() == null ? null : m.key().toString(), m.value(), null);
+                RecordMetadata md = injection.send(TopicNames.CUSTOMER_TOTALS, m.key() == null ? null : m.key().toString(), m.value(), null);
                 sent.put(m, md);
                 if (m.isValid()) {
                     expectedRows.add(rawRow(m.key(), m.valid(), md));
                     lastValid.put(m.key().longValue(), m.valid());
                 }
             }
-            long written = injection.since(Stand.CUSTOMER_TOTALS, start).size();
+            long written = injection.since(TopicNames.CUSTOMER_TOTALS, start).size();
 
             SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withCustomers(SEED_RANGE));
 
-            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(Stand.CUSTOMER_TOTALS_DLQ, side.dlqMark());
+            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(TopicNames.CUSTOMER_TOTALS_DLQ, side.dlqMark());
             List<String> raw = rawRows(side.ch());
             Map<Long, Totals> fin = side.ch().finalTotals();
             List<List<Object>> fates = new ArrayList<>();

@@ -1,7 +1,9 @@
 package dev.seams.it;
 
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.check.Reconciliation;
 import dev.seams.cli.ExitStatus;
 import dev.seams.cli.SeamsCli;
 import dev.seams.faults.ContainerFaults;
@@ -18,12 +20,11 @@ import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.ConnectorTwin;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Pipeline;
-import dev.seams.check.Reconciliation;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
-import dev.seams.streams.OrderEvent;
 import dev.seams.truth.OrderEvents;
 import dev.seams.truth.ReplicationSlots;
+import dev.seams.wire.OrderEvent;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -152,7 +153,7 @@ class SlotFaultIT {
         e.check("seams_slot_exit_status_while_streaming", slotCommand(s, slot)).isEqualTo(ExitStatus.OK,
                 "seams slot reports the streaming slot healthy: the detector does not fire on a healthy slot");
         // when: Connect down, the server's max_slot_wal_keep_size small, orders changed and WAL written past it
-        Map<TopicPartition, Long> start = s.topics().endOffsets(Stand.ORDERS_EVENTS);
+        Map<TopicPartition, Long> start = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
         Fault down = ContainerFaults.stop("connect-down", stand.control("connect"), Duration.ZERO, () -> answers(connect));
         Fault.Proof proof = down.inject();
         try {
@@ -256,7 +257,7 @@ class SlotFaultIT {
      * equal PostgreSQL.
      */
     private static void recover(ClaimEvidence e, StandContext s, Runnable heal, Gap gap, int markerCustomer) {
-        Map<TopicPartition, Long> start = s.topics().endOffsets(Stand.ORDERS_EVENTS);
+        Map<TopicPartition, Long> start = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
         heal.run();
         long marker = s.pg().insertOrder(markerCustomer, new BigDecimal("1.00"));   // written after the snapshot began
         await("the re-snapshot and the marker order in orders.events").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1))
@@ -272,7 +273,7 @@ class SlotFaultIT {
         e.negativeControl("customers_stale_after_the_resnapshot_alone", stale.differences().size(), Anomaly.STALE,
                 "the re-snapshot without seams reconcile: customers still counting the orders deleted while the slot was gone");
         e.check("reconcile_exit_status", reconcile(s)).isEqualTo(0, "seams reconcile wrote its deletes");
-        long reconciled = s.topics().recordsSince(Stand.ORDERS_EVENTS, "read_committed", start).stream()
+        long reconciled = s.topics().recordsSince(TopicNames.ORDERS_EVENTS, "read_committed", start).stream()
                 .filter(r -> r.headers().lastHeader(MissingOrders.ORIGIN_HEADER) != null)
                 .map(r -> OrderEvent.ofValue(r.value()).orderId()).filter(gap.deleted()::contains).count();
         e.check("gap_deletes_reconciled", reconciled).isEqualTo((long) gap.deleted().size(),

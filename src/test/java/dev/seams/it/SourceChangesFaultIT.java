@@ -1,7 +1,10 @@
 package dev.seams.it;
 
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.check.KeyCounts;
+import dev.seams.check.Reconciliation;
 import dev.seams.faults.ConnectorStop;
 import dev.seams.faults.Fault;
 import dev.seams.load.SavedOrders;
@@ -10,10 +13,8 @@ import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.FaultNotObservedException;
 import dev.seams.stand.ConnectWorker;
-import dev.seams.check.KeyCounts;
 import dev.seams.stand.Pg;
 import dev.seams.stand.Pipeline;
-import dev.seams.check.Reconciliation;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
@@ -69,7 +70,7 @@ class SourceChangesFaultIT {
                 .isEqualTo(1L, "the shipped DDL turns a TRUNCATE of orders into the deletion of every row (" + TRIGGER
                         + " on orders, enabled)");
         try (SavedOrders before = SavedOrders.save(pg, "orders_before_b13")) {
-            Map<TopicPartition, Long> start = s.topics().endOffsets(Stand.ORDERS_EVENTS);
+            Map<TopicPartition, Long> start = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
             e.figure("orders_truncated", before.orderIds().size());
             // when: TRUNCATE orders, then new orders for two of the customers and for a new one
             pg.execute("TRUNCATE orders");
@@ -99,7 +100,7 @@ class SourceChangesFaultIT {
      * resumed; no truncated order comes back, and FINAL still equals PostgreSQL.
      */
     private static void restarted(ClaimEvidence part, StandContext s, List<Long> truncated) {
-        Map<TopicPartition, Long> start = s.topics().endOffsets(Stand.ORDERS_EVENTS);
+        Map<TopicPartition, Long> start = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
         part.figure("seconds_to_ds_streams_running", Pipeline.restartStreams(s.stand()));
         Fault stop = new ConnectorStop(new ConnectWorker(s.stand().connect()), Stand.CONNECTOR);
         Fault.Proof proof = stop.inject();
@@ -133,7 +134,7 @@ class SourceChangesFaultIT {
         Pg pg = s.pg();
         Topics topics = s.topics();
         try (SavedOrders truncated = SavedOrders.save(pg, "orders_before_b13_twin")) {
-            Map<TopicPartition, Long> start = topics.endOffsets(Stand.ORDERS_EVENTS);
+            Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.ORDERS_EVENTS);
             pg.execute("ALTER TABLE orders DISABLE TRIGGER " + TRIGGER);
             try {
                 pg.execute("TRUNCATE orders");
@@ -161,7 +162,7 @@ class SourceChangesFaultIT {
         await("ds-streams processed the orders written after the TRUNCATE").atMost(Duration.ofMinutes(2))
                 .pollInterval(Duration.ofMillis(250)).ignoreExceptions()
                 .until(() -> topics.latestTotals().containsKey(lastOrdersCustomer)
-                        && topics.lag(Pipeline.STREAMS_GROUP, Stand.ORDERS_EVENTS) == 0
+                        && topics.lag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS) == 0
                         && topics.lag(Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC) == 0);
     }
 

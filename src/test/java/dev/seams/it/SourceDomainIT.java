@@ -1,5 +1,6 @@
 package dev.seams.it;
 
+import dev.seams.check.Reconciliation;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -8,13 +9,13 @@ import dev.seams.sink.CustomerRange;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Pg;
-import dev.seams.check.Reconciliation;
 import dev.seams.stand.Rejection;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.TopicAdmin;
 import dev.seams.stand.Topics;
 import dev.seams.truth.Totals;
+import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,28 +73,28 @@ class SourceDomainIT {
 
     @Test
     @Claim(id = "B11", title = "The sink carries everything the source can produce", exercises = {"sink/TotalsValidator",
-            "sink/TotalsMapper", "streams/CustomerTotals", "streams/TotalsTopology", "containers/postgres/001-orders.sql",
+            "sink/TotalsMapper", "wire/CustomerTotals", "streams/TotalsTopology", "containers/postgres/001-orders.sql",
             "containers/clickhouse/001-tables.sql"})
     void b11SinkCarriesTheSourceDomain(ClaimEvidence e, StandContext s) {
         Stand stand = s.stand();
         Topics topics = s.topics();
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());   // ds-sink at the end: its next run reads this claim's records
-        Map<TopicPartition, Long> totalsMark = topics.endOffsets(Stand.CUSTOMER_TOTALS);
-        Map<TopicPartition, Long> eventsDlqMark = topics.endOffsets(Stand.ORDERS_EVENTS_DLQ);
-        long eventsBefore = topics.totalEndOffset(Stand.ORDERS_EVENTS);
+        Map<TopicPartition, Long> totalsMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> eventsDlqMark = topics.endOffsets(TopicNames.ORDERS_EVENTS_DLQ);
+        long eventsBefore = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
 
         int changes = applyChanges(s.pg());
         s.settle();
-        long events = topics.totalEndOffset(Stand.ORDERS_EVENTS) - eventsBefore;
-        long snapshots = topics.readFrom(Stand.CUSTOMER_TOTALS, "read_committed", totalsMark, r -> { });
+        long events = topics.totalEndOffset(TopicNames.ORDERS_EVENTS) - eventsBefore;
+        long snapshots = topics.readFrom(TopicNames.CUSTOMER_TOTALS, "read_committed", totalsMark, r -> { });
 
         Reconciliation twin = seedRulesTwin(e, s, totalsMark);
-        Map<TopicPartition, Long> dlqMark = topics.endOffsets(Stand.CUSTOMER_TOTALS_DLQ);
+        Map<TopicPartition, Long> dlqMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ);
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());
-        List<Rejection> rejected = Rejection.since(topics, Stand.CUSTOMER_TOTALS_DLQ, dlqMark).stream()
+        List<Rejection> rejected = Rejection.since(topics, TopicNames.CUSTOMER_TOTALS_DLQ, dlqMark).stream()
                 .filter(r -> r.atOrAfter(totalsMark)).toList();
-        long streamsDeadLetters = topics.readFrom(Stand.ORDERS_EVENTS_DLQ, "read_committed", eventsDlqMark, r -> { });
+        long streamsDeadLetters = topics.readFrom(TopicNames.ORDERS_EVENTS_DLQ, "read_committed", eventsDlqMark, r -> { });
         Map<Long, Totals> truth = s.pg().truth();
         Map<Long, Totals> fin = s.ch().finalTotals();
 

@@ -1,5 +1,6 @@
 package dev.seams.it;
 
+import dev.seams.wire.TopicNames;
 import static dev.seams.it.DeadLetterEvidence.CASE_HEADER;
 import static dev.seams.it.DeadLetterEvidence.LETTER_COLUMNS;
 import static dev.seams.it.DeadLetterEvidence.TRACE_HEADER;
@@ -11,16 +12,16 @@ import static dev.seams.it.DeadLetterEvidence.originOf;
 import static dev.seams.it.DeadLetterEvidence.originalHeaders;
 import static dev.seams.it.DeadLetterEvidence.utf8;
 
-import dev.seams.dlq.DeadLetters;
+import dev.seams.check.Reconciliation;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.Injection;
 import dev.seams.stand.Pipeline;
-import dev.seams.check.Reconciliation;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
+import dev.seams.wire.DeadLetters;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -55,15 +56,15 @@ class StreamsDeadLettersIT {
 
     @Test
     @Claim(id = "B2", title = "Bad input before Streams is not silently lost", exercises = {"streams/TotalsTopology",
-            "streams/DeadLetterHandler", "streams/OrderEvent"})
+            "streams/DeadLetterHandler", "wire/OrderEvent"})
     void b2StreamsDeadLetters(ClaimEvidence e, StandContext s) throws SQLException {
         Stand stand = s.stand();
         Topics topics = s.topics();
         s.settle();
         String streamsLogBefore = stand.streams().logText();
         Instant started = Instant.now();
-        Map<TopicPartition, Long> dlqMark = topics.endOffsets(Stand.ORDERS_EVENTS_DLQ);
-        Map<TopicPartition, Long> eventsMark = topics.endOffsets(Stand.ORDERS_EVENTS);
+        Map<TopicPartition, Long> dlqMark = topics.endOffsets(TopicNames.ORDERS_EVENTS_DLQ);
+        Map<TopicPartition, Long> eventsMark = topics.endOffsets(TopicNames.ORDERS_EVENTS);
         List<Long> ids = reserveOrderIds(stand, 5);
         List<BadEvent> bad = List.of(
                 new BadEvent("not JSON", "not-a-json{{{", "order event: not valid JSON: Unrecognized token 'not': was expecting "
@@ -92,7 +93,7 @@ class StreamsDeadLettersIT {
             for (int i = 0; i < bad.size(); i++) {
                 byte[] value = utf8(bad.get(i).json().formatted(ids.get(i)));
                 badValues.add(value);
-                RecordMetadata md = injection.send(Stand.ORDERS_EVENTS, Long.toString(ids.get(i)), value, originalHeaders("b2-" + i));
+                RecordMetadata md = injection.send(TopicNames.ORDERS_EVENTS, Long.toString(ids.get(i)), value, originalHeaders("b2-" + i));
                 caseByOrigin.put(at(md), i);
             }
             try (Connection c = stand.pg(); Statement st = c.createStatement()) {
@@ -101,8 +102,8 @@ class StreamsDeadLettersIT {
             }
             s.settle();
 
-            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(Stand.ORDERS_EVENTS_DLQ, dlqMark);
-            long eventsProduced = injection.since(Stand.ORDERS_EVENTS, eventsMark).size();
+            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(TopicNames.ORDERS_EVENTS_DLQ, dlqMark);
+            long eventsProduced = injection.since(TopicNames.ORDERS_EVENTS, eventsMark).size();
             boolean sameProcess = stand.streams().isAlive() && stand.streams().logText().startsWith(streamsLogBefore);
             List<List<Object>> perLetter = new ArrayList<>();
             long defects = 0;
@@ -115,7 +116,7 @@ class StreamsDeadLettersIT {
                     continue;
                 }
                 reasonByCase.put(i, header(l, DeadLetters.REASON));
-                boolean origin = Stand.ORDERS_EVENTS.equals(header(l, DeadLetters.ORIGIN_TOPIC));
+                boolean origin = TopicNames.ORDERS_EVENTS.equals(header(l, DeadLetters.ORIGIN_TOPIC));
                 boolean headersKept = ("b2-" + i).equals(header(l, CASE_HEADER)) && ("dlq-it-b2-" + i).equals(header(l, TRACE_HEADER));
                 boolean bytes = Arrays.equals(l.key(), utf8(Long.toString(ids.get(i))))
                         && Injection.sha256(l.value()).equals(Injection.sha256(badValues.get(i)));

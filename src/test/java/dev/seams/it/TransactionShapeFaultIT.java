@@ -1,6 +1,8 @@
 package dev.seams.it;
 
 import dev.seams.check.ProcessMemory;
+import dev.seams.check.Reconciliation.CustomerRow;
+import dev.seams.check.Reconciliation;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -8,13 +10,12 @@ import dev.seams.stand.ClickHouse;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.ContainerControl;
 import dev.seams.stand.Pg;
-import dev.seams.check.Reconciliation;
-import dev.seams.check.Reconciliation.CustomerRow;
 import dev.seams.stand.Rejection;
 import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.truth.Totals;
+import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,7 +80,7 @@ class TransactionShapeFaultIT {
             e.figure("orders_of_the_claim", before.values().stream().mapToLong(Totals::orders).sum() + " of " + CUSTOMERS + " customers");
             Map<String, ProcessMemory> atRest = memory(stand, sink);
             String streamsLog = stand.streams().logText();
-            Map<TopicPartition, Long> streamsDlq = s.topics().endOffsets(Stand.ORDERS_EVENTS_DLQ);
+            Map<TopicPartition, Long> streamsDlq = s.topics().endOffsets(TopicNames.ORDERS_EVENTS_DLQ);
 
             // when: one transaction updates every one of them, FINAL sampled meanwhile
             int updated = pg.execute("UPDATE orders SET amount = amount + " + RAISE + " WHERE " + RANGE);
@@ -126,7 +127,7 @@ class TransactionShapeFaultIT {
             e.check("connector_task_state", new ConnectWorker(stand.connect()).taskStatus(Stand.CONNECTOR).state())
                     .isEqualTo("RUNNING", "the connector task after the transaction");
             e.check("sink_same_process", sink.container().isAlive()).isTrue("the sink process runs on");
-            e.check("streams_dlq_records", Rejection.since(s.topics(), Stand.ORDERS_EVENTS_DLQ, streamsDlq).size()).isZero(
+            e.check("streams_dlq_records", Rejection.since(s.topics(), TopicNames.ORDERS_EVENTS_DLQ, streamsDlq).size()).isZero(
                     "records ds-streams dead-lettered during the transaction");
         }
         // ... and FINAL = PG

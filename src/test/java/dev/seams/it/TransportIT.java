@@ -1,7 +1,10 @@
 package dev.seams.it;
 
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.check.Reconciliation;
+import dev.seams.check.SnapshotSequence;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -11,14 +14,12 @@ import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Injection;
 import dev.seams.stand.Partitioning;
 import dev.seams.stand.Pipeline;
-import dev.seams.check.Reconciliation;
 import dev.seams.stand.Rejection;
-import dev.seams.check.SnapshotSequence;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.TopicAdmin;
 import dev.seams.stand.Topics;
-import dev.seams.streams.CustomerTotals;
+import dev.seams.wire.CustomerTotals;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
@@ -75,7 +76,7 @@ class TransportIT {
 
     @Test
     @Claim(id = "B10", title = "The version survives the transport: customer.totals 3 -> 6 partitions",
-            exercises = {"sink/TotalsMapper", "sink/TotalsValidator", "streams/CustomerTotals", "streams/TotalsTopology",
+            exercises = {"sink/TotalsMapper", "sink/TotalsValidator", "wire/CustomerTotals", "streams/TotalsTopology",
                     "containers/clickhouse/001-tables.sql"})
     void b10VersionSurvivesMorePartitions(ClaimEvidence e, StandContext s) {
         Stand stand = s.stand();
@@ -85,13 +86,13 @@ class TransportIT {
                 + ", 1.00 + g FROM generate_series(0, " + (3 * CUSTOMERS - 1) + ") g");
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());
-        Map<TopicPartition, Long> start = topics.endOffsets(Stand.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
         Partitioning before = Partitioning.of(topics, Map.of());
 
-        int partitionsBefore = e.figure("partitions_before", TopicAdmin.of(stand).increasePartitions(Stand.CUSTOMER_TOTALS, PARTITIONS_AFTER));
+        int partitionsBefore = e.figure("partitions_before", TopicAdmin.of(stand).increasePartitions(TopicNames.CUSTOMER_TOTALS, PARTITIONS_AFTER));
         await("customer.totals has " + PARTITIONS_AFTER + " partitions").atMost(Duration.ofSeconds(30))
-                .until(() -> topics.partitionCount(Stand.CUSTOMER_TOTALS) == PARTITIONS_AFTER);
-        e.check("partitions_after", topics.partitionCount(Stand.CUSTOMER_TOTALS)).isEqualTo(PARTITIONS_AFTER,
+                .until(() -> topics.partitionCount(TopicNames.CUSTOMER_TOTALS) == PARTITIONS_AFTER);
+        e.check("partitions_after", topics.partitionCount(TopicNames.CUSTOMER_TOTALS)).isEqualTo(PARTITIONS_AFTER,
                 "customer.totals partitions after createPartitions");
         Round first = round(s);
         Map<Long, String> movedFirst = first.written().movedFrom(before);
@@ -141,7 +142,7 @@ class TransportIT {
 
     /** Inserts one 1.00 order for every customer PostgreSQL has and waits until ds-streams wrote their snapshots. */
     private static Round round(StandContext s) {
-        Map<TopicPartition, Long> mark = s.topics().endOffsets(Stand.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> mark = s.topics().endOffsets(TopicNames.CUSTOMER_TOTALS);
         int customers = s.pg().execute("INSERT INTO orders (customer_id, amount) SELECT DISTINCT customer_id, 1.00 FROM orders");
         s.settle();
         return new Round(customers, Partitioning.of(s.topics(), mark));
@@ -181,11 +182,11 @@ class TransportIT {
     private static void misKeyedRecordGoesToTheDlq(ClaimEvidence e, StandContext s) {
         Topics topics = s.topics();
         try (Injection injection = Injection.open(s.stand())) {
-            Map<TopicPartition, Long> dlqMark = topics.endOffsets(Stand.CUSTOMER_TOTALS_DLQ);
+            Map<TopicPartition, Long> dlqMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ);
             byte[] value = new CustomerTotals(VALUE_CUSTOMER, 999, new BigDecimal("999999.99"), 1_000_000).toJsonBytes();
-            RecordMetadata sent = injection.send(Stand.CUSTOMER_TOTALS, Integer.toString(KEY_CUSTOMER), value, null);
+            RecordMetadata sent = injection.send(TopicNames.CUSTOMER_TOTALS, Integer.toString(KEY_CUSTOMER), value, null);
             SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());
-            List<Rejection> letters = Rejection.since(topics, Stand.CUSTOMER_TOTALS_DLQ, dlqMark);
+            List<Rejection> letters = Rejection.since(topics, TopicNames.CUSTOMER_TOTALS_DLQ, dlqMark);
             e.figure("mis_keyed_summary", run.line());
             e.check("mis_keyed_dead_letters", letters.size()).isEqualTo(1, "dead letters of the sink run that read the mis-keyed record");
             e.check("mis_keyed_dlq_origin", letters.isEmpty() ? "-" : letters.get(0).originPartition() + "@" + letters.get(0).originOffset())

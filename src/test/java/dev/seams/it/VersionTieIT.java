@@ -1,11 +1,14 @@
 package dev.seams.it;
 
+import dev.seams.wire.TopicNames;
 import static dev.seams.it.ScratchTables.COLUMNS;
 import static dev.seams.it.ScratchTables.argMaxSql;
 import static dev.seams.it.ScratchTables.finalSql;
 import static dev.seams.it.ScratchTables.recordServer;
 import static dev.seams.it.ScratchTables.recreate;
 
+import dev.seams.check.Reconciliation.CustomerRow;
+import dev.seams.check.Reconciliation;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -13,9 +16,6 @@ import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Partitioning;
-import dev.seams.check.Reconciliation;
-import dev.seams.check.Reconciliation.CustomerRow;
-import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.truth.Totals;
@@ -72,7 +72,7 @@ class VersionTieIT {
 
         // 2. the sink's versions do not tie: after a --dup run and a replay of this test's records
         s.settle();
-        Map<TopicPartition, Long> start = topics.endOffsets(Stand.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
         int seeded = s.pg().seed(20, 5, 66).size();
         s.settle();
         Partitioning window = Partitioning.of(topics, start);

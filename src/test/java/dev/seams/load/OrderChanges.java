@@ -3,11 +3,12 @@ package dev.seams.load;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
 import dev.seams.truth.Totals;
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.seed.OrderSeeder;
-import dev.seams.streams.InvalidJsonException;
-import dev.seams.streams.OrderEvent;
+import dev.seams.wire.InvalidJsonException;
+import dev.seams.wire.OrderEvent;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -121,9 +122,9 @@ public final class OrderChanges {
     }
 
     private static OrderChanges read(Topics topics, Map<TopicPartition, Long> start, long watermark) {
-        Map<TopicPartition, Long> end = topics.endOffsets(Stand.ORDERS_EVENTS);
+        Map<TopicPartition, Long> end = topics.endOffsets(TopicNames.ORDERS_EVENTS);
         List<ConsumerRecord<byte[], byte[]>> mine = new ArrayList<>();
-        topics.readFrom(Stand.ORDERS_EVENTS, "read_committed", start, r -> {
+        topics.readFrom(TopicNames.ORDERS_EVENTS, "read_committed", start, r -> {
             OrderEvent event;
             try {
                 event = OrderEvent.ofValue(r.value());
@@ -136,7 +137,7 @@ public final class OrderChanges {
         });
         mine.sort(Comparator.<ConsumerRecord<byte[], byte[]>>comparingInt(ConsumerRecord::partition)
                 .thenComparingLong(ConsumerRecord::offset));
-        return new OrderChanges(Stand.ORDERS_EVENTS, start, end, mine);
+        return new OrderChanges(TopicNames.ORDERS_EVENTS, start, end, mine);
     }
 
     /**

@@ -48,7 +48,7 @@ class MissingOrdersTest {
         assertThat(value.path("__source_ts_ms").asLong()).isEqualTo(1234);
         assertThat(new String(delete.headers().lastHeader(MissingOrders.ORIGIN_HEADER).value(), StandardCharsets.UTF_8))
                 .isEqualTo(MissingOrders.ORIGIN);
-        assertThat(dev.seams.streams.OrderEvent.ofValue(delete.value()).deleted()).as("ds-streams reads it as a delete").isTrue();
+        assertThat(dev.seams.wire.OrderEvent.ofValue(delete.value()).deleted()).as("ds-streams reads it as a delete").isTrue();
     }
 
     @Test

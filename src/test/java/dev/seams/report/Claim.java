@@ -38,6 +38,6 @@ public @interface Claim {
     /** @return a fixed suffix for a test that proves one facet of the claim, e.g. {@code 3 kills under load} */
     String variant() default "";
 
-    /** @return the classes (relative to src/main/java/dev/seams, e.g. {@code sink/Sink}) or files it exercises */
+    /** @return the classes (relative to src/main/java/dev/seams, e.g. {@code sink/Sink}, or to src/test/java/dev/seams) or files it exercises ({@code ClaimExercisesTest}) */
     String[] exercises() default {};
 }

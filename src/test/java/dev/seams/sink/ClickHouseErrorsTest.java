@@ -1,5 +1,6 @@
 package dev.seams.sink;
 
+import dev.seams.consumer.ErrorClass;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.clickhouse.client.api.ClientException;

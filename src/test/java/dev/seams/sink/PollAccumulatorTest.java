@@ -1,5 +1,6 @@
 package dev.seams.sink;
 
+import dev.seams.consumer.ManualClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,7 @@
 package dev.seams.sink;
 
+import dev.seams.consumer.OffsetFault;
+import dev.seams.consumer.RunWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -121,12 +123,12 @@ class SinkOptionsTest {
         SinkOptions secured = defaults.withKafkaConfig(new KafkaClientConfig(Map.of("security.protocol", "SSL",
                 "ssl.truststore.location", "/etc/kafka/truststore.jks")));
 
-        assertThat(SinkConsumer.properties(secured)).containsEntry("security.protocol", "SSL")
+        assertThat(Sink.consumerProperties(secured)).containsEntry("security.protocol", "SSL")
                 .containsEntry("ssl.truststore.location", "/etc/kafka/truststore.jks")
                 .containsEntry("isolation.level", "read_committed").containsEntry("enable.auto.commit", "false");
         assertThat(secured.toString()).contains("KafkaClientConfig[security.protocol, ssl.truststore.location]");
         SinkOptions otherGroup = defaults.withKafkaConfig(new KafkaClientConfig(Map.of("group.id", "someone-else")));
-        assertThatThrownBy(() -> SinkConsumer.properties(otherGroup)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Sink.consumerProperties(otherGroup)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("group.id");
     }
 }

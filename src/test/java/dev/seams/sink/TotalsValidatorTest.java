@@ -3,7 +3,7 @@ package dev.seams.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.seams.streams.CustomerTotals;
+import dev.seams.wire.CustomerTotals;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;

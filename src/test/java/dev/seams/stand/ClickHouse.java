@@ -1,12 +1,12 @@
 package dev.seams.stand;
 
-import dev.seams.truth.Totals;
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.ServerException;
 import com.clickhouse.client.api.query.QueryResponse;
 import com.clickhouse.client.api.query.QuerySettings;
 import com.clickhouse.data.ClickHouseFormat;
 import dev.seams.sink.ClickHouseTarget;
+import dev.seams.truth.Totals;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

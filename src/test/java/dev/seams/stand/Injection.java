@@ -1,6 +1,7 @@
 package dev.seams.stand;
 
 import dev.seams.truth.Totals;
+import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -84,7 +85,7 @@ public final class Injection implements AutoCloseable {
      */
     public static Injection open(Stand stand) {
         Injection injection = new Injection(stand);
-        injection.topics.resetGroup(SinkOptions.DEFAULT_GROUP, injection.topics.endOffsets(Stand.CUSTOMER_TOTALS));
+        injection.topics.resetGroup(SinkOptions.DEFAULT_GROUP, injection.topics.endOffsets(TopicNames.CUSTOMER_TOTALS));
         return injection;
     }
 
@@ -101,7 +102,7 @@ public final class Injection implements AutoCloseable {
     public RecordMetadata send(String topic, byte[] key, byte[] value, Headers headers) {
         RecordMetadata metadata = Futures.get(producer.send(new ProducerRecord<>(topic, null, key, value, headers)),
                 "cannot write to " + topic);
-        if (Stand.CUSTOMER_TOTALS.equals(topic)) {
+        if (TopicNames.CUSTOMER_TOTALS.equals(topic)) {
             TopicPartition tp = new TopicPartition(topic, metadata.partition());
             touched.add(tp);
             totalsEnd.merge(tp, metadata.offset() + 1, Math::max);
@@ -165,7 +166,7 @@ public final class Injection implements AutoCloseable {
         }
         Pg pg = Pg.of(stand);
         Set<Long> customers = pg.truth().keySet();
-        long eventsBefore = topics.totalEndOffset(Stand.ORDERS_EVENTS);
+        long eventsBefore = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
         try (Connection c = stand.pg(); Statement st = c.createStatement()) {
             st.executeUpdate("INSERT INTO orders (customer_id, amount) SELECT DISTINCT customer_id, " + SCRUB_AMOUNT
                     + " FROM orders");
@@ -213,7 +214,7 @@ public final class Injection implements AutoCloseable {
     /** Customers with a committed ds-streams snapshot after the injected records of their partition. */
     private Set<Long> freshCustomers() throws IOException {
         Set<Long> fresh = new HashSet<>();
-        for (ConsumerRecord<byte[], byte[]> r : since(Stand.CUSTOMER_TOTALS, totalsEnd)) {
+        for (ConsumerRecord<byte[], byte[]> r : since(TopicNames.CUSTOMER_TOTALS, totalsEnd)) {
             TopicPartition tp = new TopicPartition(r.topic(), r.partition());
             if (r.offset() >= totalsEnd.getOrDefault(tp, 0L)) {
                 JsonNode v = JSON.readTree(r.value());

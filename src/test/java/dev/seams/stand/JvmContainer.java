@@ -20,7 +20,7 @@ import org.testcontainers.containers.Network;
 import org.testcontainers.utility.DockerImageName;
 
 /**
- * A main class of this project (e.g. {@code dev.seams.streams.StreamsApp}, {@code dev.seams.cli.SeamsCli sink})
+ * A main class of this project (e.g. {@code dev.seams.cli.StreamsCommand}, {@code dev.seams.cli.SeamsCli sink})
  * run as its own JVM in a container of the profile's JRE image (service {@code jre} of
  * {@code containers/images.properties}) on the stand's {@link Network}: it reaches the servers by
  * their aliases ({@code kafka:19092}, {@code clickhouse:8123}, {@code postgres:5432}) and is a fault

@@ -1,6 +1,7 @@
 package dev.seams.stand;
 
-import dev.seams.streams.CustomerTotals;
+import dev.seams.wire.CustomerTotals;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -56,10 +57,10 @@ final class LatestSnapshots {
      */
     synchronized Map<Long, CustomerTotals> read() {
         try {
-            TopicDescription topic = stand.admin().describeTopics(List.of(Stand.CUSTOMER_TOTALS)).allTopicNames().get()
-                    .get(Stand.CUSTOMER_TOTALS);
+            TopicDescription topic = stand.admin().describeTopics(List.of(TopicNames.CUSTOMER_TOTALS)).allTopicNames().get()
+                    .get(TopicNames.CUSTOMER_TOTALS);
             List<TopicPartition> partitions = topic.partitions().stream()
-                    .map(p -> new TopicPartition(Stand.CUSTOMER_TOTALS, p.partition())).toList();
+                    .map(p -> new TopicPartition(TopicNames.CUSTOMER_TOTALS, p.partition())).toList();
             Map<TopicPartition, Long> start = earliest(partitions);
             if (!topic.topicId().equals(topicId) || !start.equals(logStart)) {
                 topicId = topic.topicId();
@@ -75,7 +76,7 @@ final class LatestSnapshots {
             throw new IllegalStateException(e);
         } catch (ExecutionException | RuntimeException e) {
             topicId = null;   // read everything again next time
-            throw e instanceof RuntimeException r ? r : new IllegalStateException("cannot read " + Stand.CUSTOMER_TOTALS, e);
+            throw e instanceof RuntimeException r ? r : new IllegalStateException("cannot read " + TopicNames.CUSTOMER_TOTALS, e);
         }
     }
 
@@ -100,7 +101,7 @@ final class LatestSnapshots {
             long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read " + Stand.CUSTOMER_TOTALS + " to its end offsets " + ends);
+                    throw new IllegalStateException("could not read " + TopicNames.CUSTOMER_TOTALS + " to its end offsets " + ends);
                 }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     merge(record);

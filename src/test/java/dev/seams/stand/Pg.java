@@ -1,7 +1,7 @@
 package dev.seams.stand;
 
-import dev.seams.truth.Totals;
 import dev.seams.seed.OrderSeeder;
+import dev.seams.truth.Totals;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

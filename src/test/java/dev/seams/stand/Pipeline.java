@@ -2,6 +2,7 @@ package dev.seams.stand;
 
 import dev.seams.check.Reconciliation;
 import dev.seams.truth.Groups;
+import dev.seams.wire.TopicNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -122,9 +123,9 @@ public final class Pipeline {
                 .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(SETTLE_POLL_MS))
                 .ignoreExceptions()
                 .untilAsserted(() -> {
-                    long end = topics.totalEndOffset(Stand.ORDERS_EVENTS);
+                    long end = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
                     Reconciliation rec = Reconciliation.customers(pg.truth(), topics.latestTotals());
-                    long lag = topics.lag(STREAMS_GROUP, Stand.ORDERS_EVENTS);
+                    long lag = topics.lag(STREAMS_GROUP, TopicNames.ORDERS_EVENTS);
                     if (end != still[0] || lag != 0 || rec.matches()) {
                         still[0] = end;
                         still[1] = System.nanoTime();
@@ -166,7 +167,7 @@ public final class Pipeline {
         Topics topics = Topics.of(stand);
         await("orders.events reaches " + expected + " records").atMost(Duration.ofMinutes(3))
                 .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100))
-                .until(() -> topics.totalEndOffset(Stand.ORDERS_EVENTS), n -> n >= expected);
+                .until(() -> topics.totalEndOffset(TopicNames.ORDERS_EVENTS), n -> n >= expected);
     }
 
     /**

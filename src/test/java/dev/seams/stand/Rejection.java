@@ -1,6 +1,7 @@
 package dev.seams.stand;
 
-import dev.seams.dlq.DeadLetters;
+import dev.seams.wire.DeadLetters;
+import dev.seams.wire.TopicNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,7 @@ public record Rejection(String originTopic, int originPartition, long originOffs
 
     /**
      * @param topics  the stand's topics
-     * @param dlqTopic the dead-letter topic, e.g. {@link Stand#CUSTOMER_TOTALS_DLQ}
+     * @param dlqTopic the dead-letter topic, e.g. {@link TopicNames#CUSTOMER_TOTALS_DLQ}
      * @param from    the dead-letter topic's end offsets taken before the sink run
      * @return the dead letters written since, in partition order
      */

@@ -2,6 +2,7 @@ package dev.seams.stand;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.report.Project;
+import dev.seams.wire.TopicNames;
 import io.debezium.testing.testcontainers.DebeziumContainer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -47,7 +48,7 @@ final class ShippedSetup {
     }
 
     /**
-     * Creates the pipeline's topics: {@link Stand#ORDERS_EVENTS} and {@link Stand#CUSTOMER_TOTALS} with
+     * Creates the pipeline's topics: {@link TopicNames#ORDERS_EVENTS} and {@link TopicNames#CUSTOMER_TOTALS} with
      * {@value Stand#PARTITIONS} partitions, the two DLQs and the connector's heartbeat topic with one.
      *
      * @param admin    an admin client of the stand's brokers
@@ -57,10 +58,10 @@ final class ShippedSetup {
     static void createTopics(Admin admin, short replicas) {
         try {
             admin.createTopics(List.of(
-                    new NewTopic(Stand.ORDERS_EVENTS, Stand.PARTITIONS, replicas),
-                    new NewTopic(Stand.CUSTOMER_TOTALS, Stand.PARTITIONS, replicas),
-                    new NewTopic(Stand.CUSTOMER_TOTALS_DLQ, 1, replicas),
-                    new NewTopic(Stand.ORDERS_EVENTS_DLQ, 1, replicas),
+                    new NewTopic(TopicNames.ORDERS_EVENTS, Stand.PARTITIONS, replicas),
+                    new NewTopic(TopicNames.CUSTOMER_TOTALS, Stand.PARTITIONS, replicas),
+                    new NewTopic(TopicNames.CUSTOMER_TOTALS_DLQ, 1, replicas),
+                    new NewTopic(TopicNames.ORDERS_EVENTS_DLQ, 1, replicas),
                     new NewTopic(Stand.HEARTBEAT, 1, replicas))).all().get();
         } catch (Exception e) {
             throw new IllegalStateException("cannot create topics", e);

@@ -1,10 +1,10 @@
 package dev.seams.stand;
 
-import dev.seams.truth.Groups;
-import dev.seams.cli.Secrets;
+import dev.seams.cli.options.Secrets;
 import dev.seams.report.Project;
 import dev.seams.sink.SinkCrash;
 import dev.seams.sink.SinkOptions;
+import dev.seams.truth.Groups;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.seams.stand;
 
 import dev.seams.load.PreexistingOrders;
-import dev.seams.report.Project;
 import dev.seams.report.Evidence;
+import dev.seams.report.Project;
 import dev.seams.sink.ClickHouseTarget;
 import io.debezium.testing.testcontainers.DebeziumContainer;
 import java.nio.file.Path;
@@ -44,14 +44,6 @@ import static org.awaitility.Awaitility.await;
  */
 public final class Stand {
 
-    /** Topic Debezium writes: one record per order change, key order_id. */
-    public static final String ORDERS_EVENTS = "orders.events";
-    /** Topic ds-streams writes: per-customer cumulative snapshots, key customer_id. */
-    public static final String CUSTOMER_TOTALS = "customer.totals";
-    /** The sink's dead-letter topic. */
-    public static final String CUSTOMER_TOTALS_DLQ = "customer.totals.dlq";
-    /** Kafka Streams' dead-letter topic: invalid {@code orders.events} records (claim B2). */
-    public static final String ORDERS_EVENTS_DLQ = dev.seams.streams.TotalsTopology.ORDERS_EVENTS_DLQ;
     /**
      * The shipped connector's heartbeat topic ({@code topic.heartbeat.prefix}.{@code topic.prefix}; claim B14 "wal
      * retention"): created with the others, as a cluster without automatic topic creation needs it (docs/source.md).

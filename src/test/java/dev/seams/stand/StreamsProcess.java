@@ -33,7 +33,7 @@ public final class StreamsProcess {
     public static final String STARTING = "streams state: CREATED -> REBALANCING";
     /** What the app prints when it has joined its group and restored its tasks (StreamsApp's state listener). */
     public static final String RUNNING = "streams state: REBALANCING -> RUNNING";
-    private static final String MAIN_CLASS = "dev.seams.streams.StreamsApp";
+    private static final String MAIN_CLASS = "dev.seams.cli.StreamsCommand";
 
     private final JvmContainer process;
     private final Path stateDir;

@@ -1,8 +1,9 @@
 package dev.seams.streams;
 
+import dev.seams.wire.TopicNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seams.dlq.DeadLetters;
+import dev.seams.wire.DeadLetters;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -46,9 +47,9 @@ class DeadLetterHandlerTest {
         // StreamsDeadLettersIT's B2. Everything else is the production setting.
         settings.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
         driver = new TopologyTestDriver(TotalsTopology.build(), settings);
-        orders = driver.createInputTopic(TotalsTopology.ORDERS_EVENTS, new ByteArraySerializer(), new ByteArraySerializer());
-        totals = driver.createOutputTopic(TotalsTopology.CUSTOMER_TOTALS, new StringDeserializer(), new StringDeserializer());
-        dlq = driver.createOutputTopic(TotalsTopology.ORDERS_EVENTS_DLQ, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        orders = driver.createInputTopic(TopicNames.ORDERS_EVENTS, new ByteArraySerializer(), new ByteArraySerializer());
+        totals = driver.createOutputTopic(TopicNames.CUSTOMER_TOTALS, new StringDeserializer(), new StringDeserializer());
+        dlq = driver.createOutputTopic(TopicNames.ORDERS_EVENTS_DLQ, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     @AfterEach

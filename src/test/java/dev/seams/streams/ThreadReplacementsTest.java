@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.seams.sink.ManualClock;
+import dev.seams.consumer.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

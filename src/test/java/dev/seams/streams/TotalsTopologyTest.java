@@ -1,5 +1,7 @@
 package dev.seams.streams;
 
+import dev.seams.wire.CustomerTotals;
+import dev.seams.wire.TopicNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -34,8 +36,8 @@ class TotalsTopologyTest {
     void startDriver() {
         // the production settings (exactly_once_v2, no cache, log-and-continue); the broker is never contacted
         driver = new TopologyTestDriver(TotalsTopology.build(), StreamsSettings.properties("unused:9092", stateDir));
-        orders = driver.createInputTopic(TotalsTopology.ORDERS_EVENTS, new StringSerializer(), new StringSerializer());
-        totals = driver.createOutputTopic(TotalsTopology.CUSTOMER_TOTALS, new StringDeserializer(), new StringDeserializer());
+        orders = driver.createInputTopic(TopicNames.ORDERS_EVENTS, new StringSerializer(), new StringSerializer());
+        totals = driver.createOutputTopic(TopicNames.CUSTOMER_TOTALS, new StringDeserializer(), new StringDeserializer());
     }
 
     @AfterEach
@@ -237,8 +239,8 @@ class TotalsTopologyTest {
         List<KeyValue<String, String>> first = runMixedLoad();
         driver.close();
         driver = new TopologyTestDriver(TotalsTopology.build(), StreamsSettings.properties("unused:9092", stateDir.resolve("replay")));
-        orders = driver.createInputTopic(TotalsTopology.ORDERS_EVENTS, new StringSerializer(), new StringSerializer());
-        totals = driver.createOutputTopic(TotalsTopology.CUSTOMER_TOTALS, new StringDeserializer(), new StringDeserializer());
+        orders = driver.createInputTopic(TopicNames.ORDERS_EVENTS, new StringSerializer(), new StringSerializer());
+        totals = driver.createOutputTopic(TopicNames.CUSTOMER_TOTALS, new StringDeserializer(), new StringDeserializer());
 
         assertThat(runMixedLoad()).isEqualTo(first);
         Map<String, Long> last = new HashMap<>();

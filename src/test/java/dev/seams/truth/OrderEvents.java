@@ -1,8 +1,8 @@
 package dev.seams.truth;
 
-import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
-import dev.seams.streams.OrderEvent;
+import dev.seams.wire.OrderEvent;
+import dev.seams.wire.TopicNames;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +47,7 @@ public final class OrderEvents {
      */
     public static List<Event> read(Topics topics, Map<TopicPartition, Long> from) {
         List<Event> events = new ArrayList<>();
-        topics.readFrom(Stand.ORDERS_EVENTS, "read_committed", from, r -> events.add(event(r)));
+        topics.readFrom(TopicNames.ORDERS_EVENTS, "read_committed", from, r -> events.add(event(r)));
         return events;
     }
 

@@ -1,6 +1,5 @@
 package dev.seams.cli.options;
 
-import dev.seams.cli.Secrets;
 import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine.Option;

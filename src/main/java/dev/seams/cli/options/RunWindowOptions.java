@@ -1,6 +1,6 @@
 package dev.seams.cli.options;
 
-import dev.seams.sink.RunWindow;
+import dev.seams.consumer.RunWindow;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
