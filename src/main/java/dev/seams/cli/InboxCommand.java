@@ -4,14 +4,18 @@ import dev.seams.cli.options.KafkaConnection;
 import dev.seams.cli.options.Membership;
 import dev.seams.cli.options.PgLogin;
 import dev.seams.cli.options.RunWindowOptions;
+import dev.seams.consumer.GroupMembership;
+import dev.seams.consumer.KafkaSource;
 import dev.seams.consumer.RunStoppedException;
 import dev.seams.consumer.RunWindow;
 import dev.seams.inbox.CrashPoint;
 import dev.seams.inbox.CrashSwitch;
+import dev.seams.inbox.InboxFaults;
 import dev.seams.inbox.InboxMode;
 import dev.seams.inbox.InboxOptions;
 import dev.seams.inbox.InboxSink;
 import dev.seams.inbox.InboxSummary;
+import dev.seams.inbox.InboxTarget;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -113,10 +117,10 @@ public final class InboxCommand implements Callable<Integer> {
         RunWindow window = runWindow.window();
         CrashSwitch crash = new CrashSwitch(faults.crashAt == null ? null : CrashPoint.fromCliName(faults.crashAt),
                 faults.crashAfterPolls);
-        return new InboxOptions(kafka.bootstrapServers(), jdbcUrl, login.user(), login.password(env), topic, group,
-                InboxMode.fromCliName(mode), commitSize, keepFactor, window.runFor(), window.untilIdle(),
-                isolation, membership.instanceId(), membership.sessionTimeout(), crash, window.untilCaughtUp(), faults.keyByOrderId,
-                kafka.clientConfig());
+        return new InboxOptions(new KafkaSource(kafka.bootstrapServers(), topic, isolation, kafka.clientConfig()),
+                new GroupMembership(group, membership.instanceId(), membership.sessionTimeout()), window,
+                new InboxTarget(jdbcUrl, login.user(), login.password(env)), InboxMode.fromCliName(mode), commitSize,
+                keepFactor, new InboxFaults(crash, faults.keyByOrderId));
     }
 
     /**

@@ -5,14 +5,17 @@ import dev.seams.cli.options.KafkaConnection;
 import dev.seams.cli.options.Membership;
 import dev.seams.cli.options.RunWindowOptions;
 import dev.seams.cli.options.Secrets;
-import dev.seams.consumer.OffsetFault;
+import dev.seams.consumer.GroupMembership;
+import dev.seams.consumer.KafkaSource;
 import dev.seams.consumer.RunStoppedException;
 import dev.seams.consumer.RunWindow;
 import dev.seams.sink.Batching;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.CustomerRange;
+import dev.seams.sink.Rejects;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkCrash;
+import dev.seams.sink.SinkFaults;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
@@ -178,15 +181,16 @@ public final class SinkCommand implements Callable<Integer> {
         RunWindow window = runWindow.window();
         SinkMode sinkMode = SinkMode.fromCliName(mode);
         String password = Secrets.resolve(clickhousePassword, clickhousePasswordFile, Secrets.CLICKHOUSE_ENV, env, "");
-        return new SinkOptions(kafka.bootstrapServers(),
+        KafkaSource source = new KafkaSource(kafka.bootstrapServers(), topic == null ? sinkMode.topic() : topic, isolation,
+                kafka.clientConfig());
+        Rejects rejects = new Rejects(customers == null ? null : CustomerRange.parse(customers),
+                dlqTopic == null ? SinkOptions.defaultDlqTopic(sinkMode) : dlqTopic, maxValueBytes);
+        Batching batching = batchRows == 0 ? Batching.PER_POLL
+                : new Batching(batchRows, batchWait == null ? Batching.DEFAULT_WAIT : batchWait);
+        return new SinkOptions(source, new GroupMembership(group, membership.instanceId(), membership.sessionTimeout()),
+                window, fromStart, sinkMode,
                 new ClickHouseTarget(clickhouse, clickhouseUser, password, clickhouseDatabase, clickhouseTimeout),
-                sinkMode, group, fromStart, faults.dup, window.runFor(), window.untilIdle(),
-                window.untilCaughtUp(), isolation, customers == null ? null : CustomerRange.parse(customers),
-                dlqTopic == null ? SinkOptions.defaultDlqTopic(sinkMode) : dlqTopic, maxValueBytes, true, false,
-                membership.instanceId(), membership.sessionTimeout(), Duration.ZERO, topic == null ? sinkMode.topic() : topic,
-                batchRows == 0 ? Batching.PER_POLL
-                        : new Batching(batchRows, batchWait == null ? Batching.DEFAULT_WAIT : batchWait),
-                commitInterval, OffsetFault.NONE, kafka.clientConfig());
+                rejects, batching, commitInterval, SinkFaults.NONE.withDup(faults.dup));
     }
 
     /**

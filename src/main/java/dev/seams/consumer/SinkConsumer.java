@@ -1,5 +1,6 @@
 package dev.seams.consumer;
 
+import dev.seams.kafka.KafkaClientConfig;
 import java.time.Duration;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -23,17 +24,19 @@ public final class SinkConsumer {
     }
 
     /**
-     * @param bootstrapServers Kafka bootstrap servers
-     * @param groupId          consumer group
-     * @param clientId         client id (appears in the broker's and the lag probe's views)
-     * @param isolation        {@code read_committed} or {@code read_uncommitted}
-     * @param maxPollRecords   records per poll
-     * @param instanceId       {@code group.instance.id} (static membership), or null
-     * @param sessionTimeout   {@code session.timeout.ms}, or null for Kafka's default
+     * @param source         the cluster, topic, isolation level and user's client properties (applied last)
+     * @param membership     the consumer group and static membership
+     * @param clientId       client id (appears in the broker's and the lag probe's views)
+     * @param maxPollRecords records per poll
      * @return a new, mutable Properties
+     * @throws IllegalArgumentException if the user's client properties set what the sink owns ({@link KafkaClientConfig#applyTo})
      */
-    public static Properties properties(String bootstrapServers, String groupId, String clientId, String isolation,
-                                        int maxPollRecords, String instanceId, Duration sessionTimeout) {
+    public static Properties properties(KafkaSource source, GroupMembership membership, String clientId, int maxPollRecords) {
+        String bootstrapServers = source.bootstrapServers();
+        String groupId = membership.groupId();
+        String isolation = source.isolation();
+        String instanceId = membership.instanceId();
+        Duration sessionTimeout = membership.sessionTimeout();
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
@@ -51,6 +54,6 @@ public final class SinkConsumer {
         }
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        return props;
+        return source.kafkaConfig().applyTo(props);
     }
 }

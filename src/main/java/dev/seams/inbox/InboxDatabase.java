@@ -31,10 +31,10 @@ final class InboxDatabase implements AutoCloseable {
      */
     Connection connection() throws SQLException {
         if (connection == null) {
-            Connection opened = DriverManager.getConnection(options.jdbcUrl(), options.user(), options.password());
+            Connection opened = DriverManager.getConnection(options.target().jdbcUrl(), options.target().user(), options.target().password());
             try {
                 opened.setAutoCommit(false);
-                new InboxStore(opened, options.topic()).createTables(options.mode());
+                new InboxStore(opened, options.source().topic()).createTables(options.mode());
                 if (options.mode() == InboxMode.INBOX) {
                     offsets(opened).createTable();
                 }
@@ -68,7 +68,7 @@ final class InboxDatabase implements AutoCloseable {
 
     /** @return the offsets table's statements on this connection */
     OffsetStore offsets(Connection c) {
-        return new OffsetStore(c, options.groupId(), options.topic());
+        return new OffsetStore(c, options.membership().groupId(), options.source().topic());
     }
 
     /** Rolls back quietly and closes the connection; the next {@link #connection()} opens a new one. */

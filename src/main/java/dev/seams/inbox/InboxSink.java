@@ -81,18 +81,17 @@ public final class InboxSink {
      * @throws org.apache.kafka.common.KafkaException if the consumer cannot be created
      */
     public InboxSummary run() {
-        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(options.kafkaConfig().applyTo(SinkConsumer.properties(options.bootstrapServers(),
-                options.groupId(), options.groupId() + "-" + options.mode().cliName(), options.isolation(),
-                options.commitSize(), options.instanceId(), options.sessionTimeout())));
+        KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(SinkConsumer.properties(options.source(),
+                options.membership(), options.membership().groupId() + "-" + options.mode().cliName(), options.commitSize()));
         try (InboxDatabase database = new InboxDatabase(options)) {
             LOG.info("inbox: started mode={} topic={} group={} commit-size={} keep={}{}", options.mode().cliName(),
-                    options.topic(), options.groupId(), options.commitSize(), options.keep(),
-                    options.crash().point() == null ? ""
-                            : " crash-at=" + options.crash().point() + "@poll" + options.crash().afterPolls());
+                    options.source().topic(), options.membership().groupId(), options.commitSize(), options.keep(),
+                    options.faults().crash().point() == null ? ""
+                            : " crash-at=" + options.faults().crash().point() + "@poll" + options.faults().crash().afterPolls());
             session = new PollSession(consumer, options.window());
             committer = new OffsetCommitter(consumer);
             session.afterEachPoll(committer::retryPending);
-            session.subscribe(options.topic(), listener(consumer, database));
+            session.subscribe(options.source().topic(), listener(consumer, database));
             consume(consumer, new PollWriter(options, database));
             committer.retryPending();
         } finally {
@@ -123,7 +122,7 @@ public final class InboxSink {
             poll++;
             PollBatch batch;
             try {
-                batch = PollBatch.of(records, options.keyByOrderId());
+                batch = PollBatch.of(records, options.faults().keyByOrderId());
             } catch (UnprocessableRecordException e) {
                 counters.uncommitted = records.count();
                 throw e;
@@ -153,9 +152,9 @@ public final class InboxSink {
                         + "changes), inserted {}", poll, written.redelivered() + written.resent(), written.redelivered(),
                         written.resent(), written.inserted());
             }
-            options.crash().maybeCrash(CrashPoint.AFTER_DB_COMMIT, poll, written.detail());
+            options.faults().crash().maybeCrash(CrashPoint.AFTER_DB_COMMIT, poll, written.detail());
             committer.commit(Batches.nextOffsets(consumer, records), Batches.counts(records));
-            options.crash().maybeCrash(CrashPoint.AFTER_OFFSET_COMMIT, poll, written.detail());
+            options.faults().crash().maybeCrash(CrashPoint.AFTER_OFFSET_COMMIT, poll, written.detail());
             counters.add(batch, written);
         }
     }

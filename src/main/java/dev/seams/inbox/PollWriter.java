@@ -40,7 +40,7 @@ final class PollWriter {
     Written write(PollBatch batch, Map<Integer, Long> next, long poll) throws SQLException {
         Connection connection = database.connection();
         try {
-            InboxStore store = new InboxStore(connection, options.topic());
+            InboxStore store = new InboxStore(connection, options.source().topic());
             List<LedgerEntry> rows = batch.entries();
             int redelivered = 0;
             int resent = 0;
@@ -58,9 +58,9 @@ final class PollWriter {
             } else {
                 store.insertLedger(rows);
             }
-            String detail = "poll=" + poll + " txid=" + (options.crash().armedFor(poll) ? store.txid() : -1)
+            String detail = "poll=" + poll + " txid=" + (options.faults().crash().armedFor(poll) ? store.txid() : -1)
                     + " records=" + batch.records() + " rows=" + rows.size();
-            options.crash().maybeCrash(CrashPoint.MID_TRANSACTION, poll, detail);
+            options.faults().crash().maybeCrash(CrashPoint.MID_TRANSACTION, poll, detail);
             connection.commit();
             return new Written(rows.size(), redelivered, resent, trimmed, detail);
         } catch (SQLException | RuntimeException e) {

@@ -96,9 +96,9 @@ public final class Sink {
     public Sink(SinkOptions options) {
         this.options = options;
         this.mapper = switch (options.mode()) {
-            case TOTALS -> new TotalsMapper(new TotalsValidator(options.customers(), options.maxValueBytes()),
-                    options.validate(), options.offsetAsVersion());
-            case DEDUP_DEMO -> new DedupDemoMapper(options.offsetAsVersion());
+            case TOTALS -> new TotalsMapper(new TotalsValidator(options.rejects().customers(), options.rejects().maxValueBytes()),
+                    !options.faults().skipValidation(), options.faults().offsetAsVersion());
+            case DEDUP_DEMO -> new DedupDemoMapper(options.faults().offsetAsVersion());
         };
     }
 
@@ -115,9 +115,8 @@ public final class Sink {
 
     /** @return the ClickHouse sink's consumer: client id {@code <group>-<mode>}, {@value SinkConsumer#MAX_POLL_RECORDS} records per poll */
     static Properties consumerProperties(SinkOptions options) {
-        return options.kafkaConfig().applyTo(SinkConsumer.properties(options.bootstrapServers(), options.groupId(),
-                options.groupId() + "-" + options.mode().cliName(), options.isolation(), SinkConsumer.MAX_POLL_RECORDS,
-                options.instanceId(), options.sessionTimeout()));
+        return SinkConsumer.properties(options.source(), options.membership(),
+                options.membership().groupId() + "-" + options.mode().cliName(), SinkConsumer.MAX_POLL_RECORDS);
     }
 
     /**
@@ -136,8 +135,8 @@ public final class Sink {
      */
     public SinkSummary run() {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProperties(options));
-             DeadLetterWriter deadLetters = new DeadLetterWriter(options.bootstrapServers(),
-                     options.groupId() + "-" + options.mode().cliName() + "-dlq", options.kafkaConfig());
+             DeadLetterWriter deadLetters = new DeadLetterWriter(options.source().bootstrapServers(),
+                     options.membership().groupId() + "-" + options.mode().cliName() + "-dlq", options.source().kafkaConfig());
              Client client = options.clickhouse().open();
              ClickHouseWriter writer = new ClickHouseWriter(client, options.clickhouse().database(),
                      options.clickhouse().timeout(), mapper.tables().size()).withCrash(crash)) {
@@ -148,12 +147,12 @@ public final class Sink {
                 session.requestStop();
             }
             committer = new OffsetCommitter(consumer, options.commitInterval());
-            if (options.offsetFault() == OffsetFault.NO_COMMIT_ON_REVOCATION) {
+            if (options.faults().offsetFault() == OffsetFault.NO_COMMIT_ON_REVOCATION) {
                 committer.skipRevocationCommits();   // FAULT INJECTION, TEST-ONLY (B12's twin)
             }
             session.afterEachPoll(committer::retryPending);
             pending = new PollAccumulator(options.batching(), Clock.systemUTC());
-            session.subscribe(options.topic(), listener(consumer, writer, deadLetters));
+            session.subscribe(options.source().topic(), listener(consumer, writer, deadLetters));
             consume(consumer, writer, deadLetters);
             committer.commitAll();
             // a commit still in flight when the window ended kept commitSkipped() from moving over the
@@ -190,7 +189,7 @@ public final class Sink {
         PollSession s = session;
         Rebalances r = s == null ? null : s.rebalances();
         return new SinkSummary(counters.inserted, counters.bad, counters.tombstones, counters.dlqErrors,
-                counters.insertErrors, s == null ? 0 : s.fetchErrors(), options.dup(), options.fromStart(),
+                counters.insertErrors, s == null ? 0 : s.fetchErrors(), options.faults().dup(), options.fromStart(),
                 options.mode().cliName(), counters.uncommitted + (committer == null ? 0 : committer.pendingRecords()),
                 committer == null ? 0 : committer.errors(), r == null ? 0 : r.rebalances(),
                 r == null ? 0 : r.rebalancesMidDrain(), r == null ? 0 : r.revokedMidDrain());
@@ -240,7 +239,7 @@ public final class Sink {
             failed(consumer, records, backoff, e);
             return;
         }
-        boolean committedAhead = options.offsetFault() == OffsetFault.COMMIT_BEFORE_WRITE;
+        boolean committedAhead = options.faults().offsetFault() == OffsetFault.COMMIT_BEFORE_WRITE;
         if (committedAhead) {   // FAULT INJECTION, TEST-ONLY (B5's twin): the offsets go before the insert
             committer.commitAsync(Batches.nextOffsets(consumer, records), Batches.counts(records));
         }
@@ -320,7 +319,7 @@ public final class Sink {
 
     /** FAULT INJECTION, TEST-ONLY ({@link SinkOptions#insertDelay()}): a slow ClickHouse, before each batch. */
     private void insertDelay() {
-        long ms = options.insertDelay().toMillis();
+        long ms = options.faults().insertDelay().toMillis();
         if (ms == 0) {
             return;
         }
@@ -370,7 +369,7 @@ public final class Sink {
         for (String table : mapper.tables()) {
             batch.rowsByTable.put(table, new RowsBody(records.count()));
         }
-        int copies = options.dup() ? 2 : 1;
+        int copies = options.faults().dup() ? 2 : 1;
         for (ConsumerRecord<byte[], byte[]> record : records) {
             try {
                 boolean hasRows = false;
@@ -391,7 +390,7 @@ public final class Sink {
             } catch (BadRecordException e) {
                 batch.bad++;
                 LOG.warn("bad record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.getMessage());
-                batch.deadLetters.add(DeadLetters.of(options.dlqTopic(), record.key(), record.value(), record.timestamp(),
+                batch.deadLetters.add(DeadLetters.of(options.rejects().dlqTopic(), record.key(), record.value(), record.timestamp(),
                         record.headers(), e.getMessage(), record.topic(), record.partition(), record.offset(),
                         Instant.now()));
             }

@@ -1,13 +1,16 @@
 package dev.seams.bench;
 
-import dev.seams.kafka.KafkaClientConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.seams.inbox.CrashSwitch;
+import dev.seams.consumer.GroupMembership;
+import dev.seams.consumer.KafkaSource;
+import dev.seams.consumer.RunWindow;
+import dev.seams.inbox.InboxFaults;
 import dev.seams.inbox.InboxMode;
 import dev.seams.inbox.InboxOptions;
 import dev.seams.inbox.InboxSink;
 import dev.seams.inbox.InboxSummary;
+import dev.seams.inbox.InboxTarget;
 import dev.seams.inbox.LedgerDb;
 import dev.seams.report.Project;
 import dev.seams.stand.Stand;
@@ -84,9 +87,10 @@ class P3InboxBench {
     private static double run(Stand stand, String topic, InboxMode mode, int commitSize, String tag) throws Exception {
         String schema = "p3_" + mode.cliName() + "_" + tag;
         LedgerDb db = LedgerDb.fresh(stand, schema, topic);
-        InboxOptions options = new InboxOptions(stand.bootstrapServers(), db.jdbcUrl(), db.user(), db.password(), topic,
-                "bench-" + schema.replace('_', '-'), mode, commitSize, InboxOptions.DEFAULT_KEEP_FACTOR, null, null,
-                "read_committed", null, null, CrashSwitch.OFF, true, false, KafkaClientConfig.NONE);
+        InboxOptions options = new InboxOptions(KafkaSource.readCommitted(stand.bootstrapServers(), topic),
+                GroupMembership.dynamic("bench-" + schema.replace('_', '-')), new RunWindow(null, null, true),
+                new InboxTarget(db.jdbcUrl(), db.user(), db.password()), mode, commitSize,
+                InboxOptions.DEFAULT_KEEP_FACTOR, InboxFaults.NONE);
         InboxSummary summary = new InboxSink(options).run();
         assertThat(summary.inserted()).as("ledger rows of %s: %s", schema, summary.line()).isEqualTo(ORDERS);
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());

@@ -1,9 +1,9 @@
 package dev.seams.cli;
 
-import dev.seams.cli.options.Secrets;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.seams.cli.options.Secrets;
 import dev.seams.inbox.CrashPoint;
 import dev.seams.inbox.CrashSwitch;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +45,7 @@ class InboxCommandTest {
     void readsShortDurations() {
         InboxCommand c = parse("--bootstrap-servers", "b:1", "--jdbc-url", "u", "--until-idle", "3s", "--session-timeout", "10s");
 
-        assertThat(c.options().untilIdle()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(c.options().window().untilIdle()).isEqualTo(Duration.ofSeconds(3));
         assertThat(c.membership.sessionTimeout()).isEqualTo(Duration.ofSeconds(10));
     }
 
@@ -72,10 +72,10 @@ class InboxCommandTest {
         InboxCommand none = parse("--bootstrap-servers", "b:1", "--jdbc-url", "u");
         none.env = Map.of();
 
-        assertThat(fromEnv.options().password()).isEqualTo("from-env");
-        assertThat(fromFile.options().password()).isEqualTo("from-file");
-        assertThat(none.options().password()).isEqualTo("test");
-        assertThat(parse("--bootstrap-servers", "b:1", "--jdbc-url", "u", "--password", "argv").options().password())
+        assertThat(fromEnv.options().target().password()).isEqualTo("from-env");
+        assertThat(fromFile.options().target().password()).isEqualTo("from-file");
+        assertThat(none.options().target().password()).isEqualTo("test");
+        assertThat(parse("--bootstrap-servers", "b:1", "--jdbc-url", "u", "--password", "argv").options().target().password())
                 .isEqualTo("argv");
     }
 
@@ -84,8 +84,8 @@ class InboxCommandTest {
         InboxCommand c = parse("--bootstrap-servers", "b:1", "--jdbc-url", "u", "--crash-at", "after-db-commit",
                 "--crash-after-polls", "3", "--key-by-order-id", "--until-caught-up");
 
-        assertThat(c.options().crash()).isEqualTo(new CrashSwitch(CrashPoint.AFTER_DB_COMMIT, 3));
-        assertThat(c.options().keyByOrderId()).isTrue();
+        assertThat(c.options().faults().crash()).isEqualTo(new CrashSwitch(CrashPoint.AFTER_DB_COMMIT, 3));
+        assertThat(c.options().faults().keyByOrderId()).isTrue();
         assertThat(c.options().window().untilCaughtUp()).isTrue();
     }
 

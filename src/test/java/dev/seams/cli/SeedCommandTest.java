@@ -1,8 +1,8 @@
 package dev.seams.cli;
 
-import dev.seams.cli.options.Secrets;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seams.cli.options.Secrets;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;

@@ -1,8 +1,8 @@
 package dev.seams.cli;
 
-import dev.seams.cli.options.Secrets;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seams.cli.options.Secrets;
 import dev.seams.consumer.RunWindow;
 import dev.seams.sink.Batching;
 import dev.seams.sink.ClickHouseTarget;
@@ -56,14 +56,14 @@ class SinkCommandTest {
     void defaultsHaveNoCustomerRangeAnIdleWindowAndAThirtySecondTimeout() {
         SinkOptions options = parse("--bootstrap-servers", "b:1").options();
 
-        assertThat(options.customers()).isNull();
+        assertThat(options.rejects().customers()).isNull();
         assertThat(options.window()).isEqualTo(new RunWindow(null, Duration.ofSeconds(5), false));
         assertThat(options.clickhouse()).isEqualTo(new ClickHouseTarget("http://localhost:8123", "default", "", "default",
                 Duration.ofSeconds(30)));
-        assertThat(options.dup()).isFalse();
-        assertThat(options.offsetAsVersion()).isFalse();
-        assertThat(options.validate()).isTrue();
-        assertThat(options.instanceId()).isNull();
+        assertThat(options.faults().dup()).isFalse();
+        assertThat(options.faults().offsetAsVersion()).isFalse();
+        assertThat(options.faults().skipValidation()).isFalse();
+        assertThat(options.membership().instanceId()).isNull();
     }
 
     @Test
@@ -72,9 +72,9 @@ class SinkCommandTest {
         SinkOptions batched = parse("--bootstrap-servers", "b:1", "--topic", "scratch", "--batch-rows", "50000").options();
         SinkOptions waited = parse("--bootstrap-servers", "b:1", "--batch-rows", "10", "--batch-wait", "250ms").options();
 
-        assertThat(defaults.topic()).isEqualTo("customer.totals");
+        assertThat(defaults.source().topic()).isEqualTo("customer.totals");
         assertThat(defaults.batching()).isEqualTo(Batching.PER_POLL);
-        assertThat(batched.topic()).isEqualTo("scratch");
+        assertThat(batched.source().topic()).isEqualTo("scratch");
         assertThat(batched.batching()).isEqualTo(new Batching(50_000, Batching.DEFAULT_WAIT));
         assertThat(waited.batching()).isEqualTo(new Batching(10, Duration.ofMillis(250)));
     }
@@ -93,11 +93,11 @@ class SinkCommandTest {
                 "--session-timeout", "10s", "--clickhouse-timeout", "10s", "--customers", "1..5", "--dup").options();
 
         assertThat(options.window()).isEqualTo(new RunWindow(null, null, true));
-        assertThat(options.instanceId()).isEqualTo("sink-1");
-        assertThat(options.sessionTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(options.membership().instanceId()).isEqualTo("sink-1");
+        assertThat(options.membership().sessionTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(options.clickhouse().timeout()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(options.customers()).isEqualTo(new CustomerRange(1, 5));
-        assertThat(options.dup()).isTrue();
+        assertThat(options.rejects().customers()).isEqualTo(new CustomerRange(1, 5));
+        assertThat(options.faults().dup()).isTrue();
     }
 
     @Test
@@ -165,8 +165,8 @@ class SinkCommandTest {
 
         SinkOptions options = parse("--bootstrap-servers", "b:1", "--kafka-config", config.toString()).options();
 
-        assertThat(options.kafkaConfig().properties()).isEqualTo(Map.of("security.protocol", "SASL_SSL"));
-        assertThat(parse("--bootstrap-servers", "b:1").options().kafkaConfig()).isEqualTo(dev.seams.kafka.KafkaClientConfig.NONE);
+        assertThat(options.source().kafkaConfig().properties()).isEqualTo(Map.of("security.protocol", "SASL_SSL"));
+        assertThat(parse("--bootstrap-servers", "b:1").options().source().kafkaConfig()).isEqualTo(dev.seams.kafka.KafkaClientConfig.NONE);
         CommandLine cli = SeamsCli.commandLine();
         StringWriter err = new StringWriter();
         cli.setErr(new PrintWriter(err));

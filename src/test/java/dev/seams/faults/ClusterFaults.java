@@ -1,6 +1,5 @@
 package dev.seams.faults;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.sink.SinkOptions;
@@ -9,6 +8,7 @@ import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
 import dev.seams.truth.ClusterView;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;

@@ -1,6 +1,5 @@
 package dev.seams.faults;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.check.HangingTransactions;
@@ -24,6 +23,7 @@ import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

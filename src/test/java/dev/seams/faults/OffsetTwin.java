@@ -1,6 +1,5 @@
 package dev.seams.faults;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.consumer.OffsetFault;
@@ -13,6 +12,7 @@ import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Futures;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.StandContext;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package dev.seams.faults;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.consumer.Batches;
@@ -9,6 +8,7 @@ import dev.seams.sink.SinkOptions;
 import dev.seams.stand.ClickHouse;
 import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Topics;
+import dev.seams.wire.TopicNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

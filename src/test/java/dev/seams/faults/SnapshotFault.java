@@ -1,6 +1,5 @@
 package dev.seams.faults;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.check.FinalParity;
@@ -18,6 +17,7 @@ import dev.seams.stand.Topics;
 import dev.seams.truth.OrderEvents.Event;
 import dev.seams.truth.OrderEvents;
 import dev.seams.truth.ReplicationSlots;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -1,6 +1,5 @@
 package dev.seams.faults;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.report.Project;
@@ -10,6 +9,7 @@ import dev.seams.stand.JvmContainer;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
 import dev.seams.truth.ReplicationSlots;
+import dev.seams.wire.TopicNames;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

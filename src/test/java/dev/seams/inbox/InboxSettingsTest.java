@@ -1,9 +1,11 @@
 package dev.seams.inbox;
 
-import dev.seams.kafka.KafkaClientConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.seams.consumer.GroupMembership;
+import dev.seams.consumer.KafkaSource;
+import dev.seams.consumer.RunWindow;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -11,9 +13,10 @@ import org.junit.jupiter.api.Test;
 class InboxSettingsTest {
 
     private static InboxOptions options(int commitSize, int keepFactor, Duration runFor, Duration untilIdle) {
-        return new InboxOptions("localhost:9092", "jdbc:postgresql://localhost/ledger", "test", "test",
-                "orders.events", "ds-inbox", InboxMode.INBOX, commitSize, keepFactor, runFor, untilIdle,
-                "read_committed", null, null, CrashSwitch.OFF);
+        return new InboxOptions(KafkaSource.readCommitted("localhost:9092", "orders.events"),
+                GroupMembership.dynamic("ds-inbox"), new RunWindow(runFor, untilIdle, false),
+                new InboxTarget("jdbc:postgresql://localhost/ledger", "test", "test"), InboxMode.INBOX, commitSize,
+                keepFactor, InboxFaults.NONE);
     }
 
     @Test
@@ -60,21 +63,10 @@ class InboxSettingsTest {
     }
 
     @Test
-    void theRunWindowIsAtMostOneOfThree() {
-        InboxOptions caughtUp = new InboxOptions("b:1", "jdbc:postgresql://h/db", "u", "p", "orders.events", "ds-inbox",
-                InboxMode.INBOX, 100, 3, null, null, "read_committed", null, null, CrashSwitch.OFF, true, false, KafkaClientConfig.NONE);
-
-        assertThat(caughtUp.window().untilCaughtUp()).isTrue();
-        assertThatThrownBy(() -> new InboxOptions("b:1", "u", "u", "p", "t", "g", InboxMode.INBOX, 100, 3, null,
-                Duration.ofSeconds(1), "read_committed", null, null, CrashSwitch.OFF, true, false, KafkaClientConfig.NONE))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("at most one of --for, --until-idle, --until-caught-up and --run-until-stopped may be given");
-    }
-
-    @Test
     void thePasswordIsNeverPrinted() {
-        InboxOptions options = new InboxOptions("b:1", "jdbc:postgresql://h/db", "u", "s3cr3t", "orders.events", "ds-inbox",
-                InboxMode.INBOX, 100, 3, null, Duration.ofSeconds(5), "read_committed", null, null, CrashSwitch.OFF);
+        InboxOptions options = new InboxOptions(KafkaSource.readCommitted("b:1", "orders.events"),
+                GroupMembership.dynamic("ds-inbox"), new RunWindow(null, Duration.ofSeconds(5), false),
+                new InboxTarget("jdbc:postgresql://h/db", "u", "s3cr3t"), InboxMode.INBOX, 100, 3, InboxFaults.NONE);
 
         assertThat(options.toString()).doesNotContain("s3cr3t").contains("password=***").contains("user=u");
     }

@@ -1,6 +1,5 @@
 package dev.seams.it;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.check.FinalParity;
@@ -21,6 +20,7 @@ import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.truth.OrderEvents.Event;
 import dev.seams.truth.OrderEvents;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.seams.it;
 
-import dev.seams.wire.TopicNames;
 import static dev.seams.it.DeadLetterEvidence.CASE_HEADER;
 import static dev.seams.it.DeadLetterEvidence.LETTER_COLUMNS;
 import static dev.seams.it.DeadLetterEvidence.TRACE_HEADER;
@@ -34,6 +33,7 @@ import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.truth.Totals;
 import dev.seams.wire.DeadLetters;
+import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;

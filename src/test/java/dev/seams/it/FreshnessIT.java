@@ -1,6 +1,5 @@
 package dev.seams.it;
 
-import dev.seams.wire.TopicNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -17,6 +16,7 @@ import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.truth.Totals;
+import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;

@@ -1,6 +1,5 @@
 package dev.seams.it;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -15,6 +14,7 @@ import dev.seams.stand.Pg;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
+import dev.seams.wire.TopicNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

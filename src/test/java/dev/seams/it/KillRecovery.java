@@ -1,6 +1,5 @@
 package dev.seams.it;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.check.Reconciliation;
@@ -23,6 +22,7 @@ import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
 import dev.seams.stand.Topics;
 import dev.seams.truth.Groups;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.seams.it;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.check.LagSampler;
@@ -27,6 +26,7 @@ import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
 import dev.seams.stand.Topics;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

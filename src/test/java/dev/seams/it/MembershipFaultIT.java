@@ -1,6 +1,5 @@
 package dev.seams.it;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.consumer.OffsetFault;
@@ -15,6 +14,7 @@ import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -1,12 +1,12 @@
 package dev.seams.it;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
 import dev.seams.stand.Topics;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -6,7 +6,6 @@ import static dev.seams.it.KillRecovery.SINK_INSTANCE_ID;
 import static dev.seams.it.KillRecovery.STATIC_MAX_SECONDS;
 import static dev.seams.it.KillRecovery.ratio;
 import static dev.seams.it.KillRecovery.row;
-
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.it.KillRecovery.Recovery;

@@ -1,6 +1,5 @@
 package dev.seams.it;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.check.KeyCounts;
@@ -21,6 +20,7 @@ import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.truth.OrderEvents;
 import dev.seams.truth.ReplicationSlots;
+import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package dev.seams.it;
 
-import dev.seams.wire.TopicNames;
 import static dev.seams.it.DeadLetterEvidence.LETTER_COLUMNS;
 import static dev.seams.it.DeadLetterEvidence.at;
 import static dev.seams.it.DeadLetterEvidence.finalOf;
@@ -24,6 +23,7 @@ import dev.seams.stand.Injection;
 import dev.seams.stand.StandContext;
 import dev.seams.truth.Totals;
 import dev.seams.wire.DeadLetters;
+import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,6 +1,5 @@
 package dev.seams.it;
 
-import dev.seams.wire.TopicNames;
 import static dev.seams.it.DeadLetterEvidence.CASE_HEADER;
 import static dev.seams.it.DeadLetterEvidence.LETTER_COLUMNS;
 import static dev.seams.it.DeadLetterEvidence.TRACE_HEADER;
@@ -22,6 +21,7 @@ import dev.seams.stand.Stand;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.wire.DeadLetters;
+import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

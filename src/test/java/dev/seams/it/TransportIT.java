@@ -1,6 +1,5 @@
 package dev.seams.it;
 
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.check.Reconciliation;
@@ -20,6 +19,7 @@ import dev.seams.stand.StandContext;
 import dev.seams.stand.TopicAdmin;
 import dev.seams.stand.Topics;
 import dev.seams.wire.CustomerTotals;
+import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.seams.it;
 
-import dev.seams.wire.TopicNames;
 import static dev.seams.it.ScratchTables.COLUMNS;
 import static dev.seams.it.ScratchTables.argMaxSql;
 import static dev.seams.it.ScratchTables.finalSql;
@@ -19,6 +18,7 @@ import dev.seams.stand.Partitioning;
 import dev.seams.stand.StandContext;
 import dev.seams.stand.Topics;
 import dev.seams.truth.Totals;
+import dev.seams.wire.TopicNames;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

@@ -1,14 +1,14 @@
 package dev.seams.load;
 
-import dev.seams.stand.Stand;
-import dev.seams.stand.Topics;
-import dev.seams.truth.Totals;
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.seed.OrderSeeder;
+import dev.seams.stand.Stand;
+import dev.seams.stand.Topics;
+import dev.seams.truth.Totals;
 import dev.seams.wire.InvalidJsonException;
 import dev.seams.wire.OrderEvent;
+import dev.seams.wire.TopicNames;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

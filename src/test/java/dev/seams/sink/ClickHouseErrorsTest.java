@@ -1,6 +1,5 @@
 package dev.seams.sink;
 
-import dev.seams.consumer.ErrorClass;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.clickhouse.client.api.ClientException;
@@ -8,6 +7,7 @@ import com.clickhouse.client.api.ClientMisconfigurationException;
 import com.clickhouse.client.api.ConnectionInitiationException;
 import com.clickhouse.client.api.DataTransferException;
 import com.clickhouse.client.api.ServerException;
+import dev.seams.consumer.ErrorClass;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;

@@ -1,9 +1,9 @@
 package dev.seams.sink;
 
-import dev.seams.consumer.ManualClock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.seams.consumer.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

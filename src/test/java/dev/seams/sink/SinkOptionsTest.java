@@ -1,10 +1,12 @@
 package dev.seams.sink;
 
-import dev.seams.consumer.OffsetFault;
-import dev.seams.consumer.RunWindow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.seams.consumer.GroupMembership;
+import dev.seams.consumer.KafkaSource;
+import dev.seams.consumer.OffsetFault;
+import dev.seams.consumer.RunWindow;
 import dev.seams.kafka.KafkaClientConfig;
 import java.time.Duration;
 import java.util.Map;
@@ -21,21 +23,21 @@ class SinkOptionsTest {
 
     @Test
     void defaultsValidateAndDeadLetterIntoTheTopicsDlq() {
-        assertThat(defaults.dlqTopic()).isEqualTo("customer.totals.dlq");
+        assertThat(defaults.rejects().dlqTopic()).isEqualTo("customer.totals.dlq");
         assertThat(SinkOptions.defaultDlqTopic(SinkMode.DEDUP_DEMO)).isEqualTo("orders.events.dlq");
-        assertThat(defaults.maxValueBytes()).isEqualTo(TotalsValidator.DEFAULT_MAX_VALUE_BYTES);
-        assertThat(defaults.validate()).isTrue();
-        assertThat(defaults.untilIdle()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(defaults.runFor()).isNull();
+        assertThat(defaults.rejects().maxValueBytes()).isEqualTo(TotalsValidator.DEFAULT_MAX_VALUE_BYTES);
+        assertThat(defaults.faults()).isEqualTo(SinkFaults.NONE);
+        assertThat(defaults.window().untilIdle()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(defaults.window().runFor()).isNull();
     }
 
     @Test
     void defaultsAcceptEveryCustomerTakeTheVersionFromStreamsAndJoinDynamically() {
-        assertThat(defaults.customers()).as("--customers is opt-in (B11)").isNull();
-        assertThat(defaults.offsetAsVersion()).isFalse();
-        assertThat(defaults.untilCaughtUp()).isFalse();
-        assertThat(defaults.instanceId()).isNull();
-        assertThat(defaults.sessionTimeout()).isNull();
+        assertThat(defaults.rejects().customers()).as("--customers is opt-in (B11)").isNull();
+        assertThat(defaults.faults().offsetAsVersion()).isFalse();
+        assertThat(defaults.window().untilCaughtUp()).isFalse();
+        assertThat(defaults.membership().instanceId()).isNull();
+        assertThat(defaults.membership().sessionTimeout()).isNull();
         assertThat(defaults.clickhouse().timeout()).isEqualTo(ClickHouseTarget.DEFAULT_TIMEOUT);
     }
 
@@ -45,12 +47,13 @@ class SinkOptionsTest {
                 .withCustomers(CustomerRange.parse("2..9")).withDlqTopic("x.dlq").withValidation(false)
                 .withRunFor(Duration.ofSeconds(12));
 
-        assertThat(changed).isEqualTo(new SinkOptions("localhost:9092", defaults.clickhouse(), SinkMode.TOTALS, "ds-sink",
-                true, true, Duration.ofSeconds(12), null, "read_uncommitted", new CustomerRange(2, 9), "x.dlq",
-                TotalsValidator.DEFAULT_MAX_VALUE_BYTES, false));
-        assertThat(changed.withUntilIdle(Duration.ofSeconds(3))).extracting(SinkOptions::runFor, SinkOptions::untilIdle)
-                .containsExactly(null, Duration.ofSeconds(3));
-        assertThat(changed.withCustomers(null).customers()).isNull();
+        assertThat(changed).isEqualTo(new SinkOptions(new KafkaSource("localhost:9092", "customer.totals", "read_uncommitted",
+                KafkaClientConfig.NONE), GroupMembership.dynamic("ds-sink"), new RunWindow(Duration.ofSeconds(12), null, false),
+                true, SinkMode.TOTALS, defaults.clickhouse(), new Rejects(new CustomerRange(2, 9), "x.dlq",
+                TotalsValidator.DEFAULT_MAX_VALUE_BYTES), Batching.PER_POLL, SinkOptions.DEFAULT_COMMIT_INTERVAL,
+                new SinkFaults(true, true, false, Duration.ZERO, OffsetFault.NONE)));
+        assertThat(changed.withUntilIdle(Duration.ofSeconds(3)).window()).isEqualTo(new RunWindow(null, Duration.ofSeconds(3), false));
+        assertThat(changed.withCustomers(null).rejects().customers()).isNull();
     }
 
     @Test
@@ -58,9 +61,9 @@ class SinkOptionsTest {
         SinkOptions changed = defaults.withOffsetAsVersion(true).withInstanceId("sink-1")
                 .withSessionTimeout(Duration.ofSeconds(10)).withUntilCaughtUp().withCommitInterval(Duration.ZERO);
 
-        assertThat(changed.offsetAsVersion()).isTrue();
-        assertThat(changed.instanceId()).isEqualTo("sink-1");
-        assertThat(changed.sessionTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(changed.faults().offsetAsVersion()).isTrue();
+        assertThat(changed.membership().instanceId()).isEqualTo("sink-1");
+        assertThat(changed.membership().sessionTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(changed.commitInterval()).isZero();
         assertThat(defaults.commitInterval()).isEqualTo(SinkOptions.DEFAULT_COMMIT_INTERVAL);
         assertThatThrownBy(() -> defaults.withCommitInterval(Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class);
@@ -74,13 +77,13 @@ class SinkOptionsTest {
         SinkOptions changed = defaults.withGroupId("scratch").withClickhouse(defaults.clickhouse().withDatabase("twin"))
                 .withInsertDelay(Duration.ofMillis(800));
 
-        assertThat(defaults.insertDelay()).as("no delay unless a test injects one").isEqualTo(Duration.ZERO);
-        assertThat(changed.groupId()).isEqualTo("scratch");
+        assertThat(defaults.faults().insertDelay()).as("no delay unless a test injects one").isEqualTo(Duration.ZERO);
+        assertThat(changed.membership().groupId()).isEqualTo("scratch");
         assertThat(changed.clickhouse().database()).isEqualTo("twin");
-        assertThat(changed.insertDelay()).isEqualTo(Duration.ofMillis(800));
-        assertThat(changed.withDup(true).insertDelay()).as("kept by later copies").isEqualTo(Duration.ofMillis(800));
-        assertThat(defaults.offsetFault()).as("no offset fault unless a test injects one").isEqualTo(OffsetFault.NONE);
-        assertThat(changed.withOffsetFault(OffsetFault.COMMIT_BEFORE_WRITE).withDup(true).offsetFault())
+        assertThat(changed.faults().insertDelay()).isEqualTo(Duration.ofMillis(800));
+        assertThat(changed.withDup(true).faults().insertDelay()).as("kept by later copies").isEqualTo(Duration.ofMillis(800));
+        assertThat(defaults.faults().offsetFault()).as("no offset fault unless a test injects one").isEqualTo(OffsetFault.NONE);
+        assertThat(changed.withOffsetFault(OffsetFault.COMMIT_BEFORE_WRITE).withDup(true).faults().offsetFault())
                 .isEqualTo(OffsetFault.COMMIT_BEFORE_WRITE);
         assertThatThrownBy(() -> defaults.withInsertDelay(Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("insert delay must not be negative, got PT-0.001S");
@@ -88,17 +91,15 @@ class SinkOptionsTest {
 
     @Test
     void invalidCombinationsAreRefused() {
-        assertThatThrownBy(() -> new SinkOptions("b", defaults.clickhouse(), SinkMode.TOTALS, "g", false, false,
-                Duration.ofSeconds(1), Duration.ofSeconds(1), "read_committed", new CustomerRange(1, 5)))
+        assertThatThrownBy(() -> new RunWindow(Duration.ofSeconds(1), Duration.ofSeconds(1), false))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("at most one of --for, --until-idle, --until-caught-up and --run-until-stopped may be given");
-        assertThatThrownBy(() -> new SinkOptions("b", defaults.clickhouse(), SinkMode.TOTALS, "g", false, false,
-                null, Duration.ofSeconds(1), true, "read_committed", null, "d", 1, true, false, null, null))
+        assertThatThrownBy(() -> new RunWindow(null, Duration.ofSeconds(1), true))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("at most one of --for, --until-idle, --until-caught-up and --run-until-stopped may be given");
-        assertThatThrownBy(() -> defaults.withIsolation("serializable")).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new SinkOptions("b", defaults.clickhouse(), SinkMode.TOTALS, "g", false, false, null,
-                Duration.ofSeconds(1), "read_committed", new CustomerRange(1, 5), "d", 0, true))
+        assertThatThrownBy(() -> defaults.withIsolation("serializable")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("isolation must be read_committed or read_uncommitted, got serializable");
+        assertThatThrownBy(() -> new Rejects(new CustomerRange(1, 5), "d", 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("max value bytes must be >= 1, got 0");
     }
 

@@ -1,12 +1,12 @@
 package dev.seams.stand;
 
-import dev.seams.truth.Totals;
-import dev.seams.wire.TopicNames;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.sink.SinkOptions;
+import dev.seams.truth.Totals;
+import dev.seams.wire.TopicNames;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,15 +1,15 @@
 package dev.seams.stand;
 
-import dev.seams.check.Reconciliation;
-import dev.seams.truth.Groups;
-import dev.seams.wire.TopicNames;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.check.Reconciliation;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
+import dev.seams.truth.Groups;
+import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.function.UnaryOperator;
 

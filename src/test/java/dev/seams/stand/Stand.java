@@ -1,5 +1,7 @@
 package dev.seams.stand;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.seams.load.PreexistingOrders;
 import dev.seams.report.Evidence;
 import dev.seams.report.Project;
@@ -27,8 +29,6 @@ import org.testcontainers.clickhouse.ClickHouseContainer;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.postgresql.PostgreSQLContainer;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * The whole pipeline, started once per test JVM (docs/claims.md, the pipeline "the stand"):

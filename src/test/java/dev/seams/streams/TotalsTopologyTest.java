@@ -1,9 +1,9 @@
 package dev.seams.streams;
 
-import dev.seams.wire.CustomerTotals;
-import dev.seams.wire.TopicNames;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seams.wire.CustomerTotals;
+import dev.seams.wire.TopicNames;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
