@@ -3,6 +3,7 @@ package dev.seams.streams;
 import dev.seams.wire.CustomerTotals;
 import dev.seams.wire.OrderEvent;
 import dev.seams.wire.TopicNames;
+import java.util.List;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -59,6 +60,23 @@ public final class TotalsTopology {
     public static final String ORDERS_BY_CUSTOMER = "orders-by-customer";
     /** State store with the aggregate per customer; its changelog is {@code <application.id>-totals-by-customer-changelog}. */
     public static final String TOTALS_STORE = "totals-by-customer";
+
+    /**
+     * @param applicationId the Streams application id ({@link StreamsSettings#APPLICATION_ID} by default)
+     * @return the repartition topic of the regrouping by customer, {@code <application.id>-orders-by-customer-repartition}
+     *     (Kafka Streams' naming of internal topics)
+     */
+    public static String repartitionTopic(String applicationId) {
+        return applicationId + "-" + ORDERS_BY_CUSTOMER + "-repartition";
+    }
+
+    /**
+     * @param applicationId the Streams application id
+     * @return the changelog topics of the state stores, {@code <application.id>-<store>-changelog}: what a restore reads
+     */
+    public static List<String> changelogTopics(String applicationId) {
+        return List.of(applicationId + "-" + ORDERS_STORE + "-changelog", applicationId + "-" + TOTALS_STORE + "-changelog");
+    }
 
     private TotalsTopology() {
     }

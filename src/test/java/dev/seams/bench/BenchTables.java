@@ -1,8 +1,8 @@
 package dev.seams.bench;
 
 import dev.seams.sink.ClickHouseTarget;
-import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Stand;
+import dev.seams.truth.ClickHouse;
 
 /**
  * The benchmarks' own ClickHouse database {@value #DATABASE}: copies of the sink's tables
@@ -29,7 +29,7 @@ public final class BenchTables {
 
     /** Creates the database and the tables if missing. */
     public static BenchTables create(Stand stand) {
-        ClickHouse ch = ClickHouse.of(stand);
+        ClickHouse ch = ClickHouse.of(stand.clickhouseTarget());
         ch.execute("CREATE DATABASE IF NOT EXISTS " + DATABASE);
         for (String table : new String[] {RAW, FINAL}) {
             ch.execute("CREATE TABLE IF NOT EXISTS " + DATABASE + "." + table + " AS default." + table);

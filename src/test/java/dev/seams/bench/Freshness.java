@@ -7,7 +7,6 @@ import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.stand.Stand;
-import dev.seams.stand.Topics;
 import dev.seams.wire.CustomerTotals;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +60,7 @@ final class Freshness {
         Arrays.fill(visible, -1);
         ExecutorService sinkThread = Executors.newSingleThreadExecutor();
         ScheduledExecutorService pace = Executors.newSingleThreadScheduledExecutor();
-        try (KafkaProducer<byte[], byte[]> producer = Topics.of(stand).producer(null)) {
+        try (KafkaProducer<byte[], byte[]> producer = stand.topics().producer(null)) {
             Sink sink = new Sink(options);
             Future<?> running = sinkThread.submit(sink::run);
             await("the freshness sink has its partitions").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))

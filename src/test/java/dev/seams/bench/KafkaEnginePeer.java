@@ -1,14 +1,14 @@
 package dev.seams.bench;
 
-import dev.seams.stand.ClickHouse;
+import static org.awaitility.Awaitility.await;
+
 import dev.seams.stand.Stand;
+import dev.seams.truth.ClickHouse;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-
-import static org.awaitility.Awaitility.await;
 
 /**
  * ClickHouse's own Kafka table engine, the peer a user would pick instead of the sink (issue 13
@@ -46,7 +46,7 @@ public record KafkaEnginePeer(long totalNanos, long firstVisibleNanos, long rawR
      * @throws org.awaitility.core.ConditionTimeoutException if not every record arrived in time
      */
     public static KafkaEnginePeer run(Stand stand, String topic, String group, int records, Duration timeout) throws Exception {
-        ClickHouse ch = ClickHouse.of(stand);
+        ClickHouse ch = ClickHouse.of(stand.clickhouseTarget());
         Map<TopicPartition, OffsetAndMetadata> start = new HashMap<>();
         for (int p = 0; p < Stand.PARTITIONS; p++) {
             start.put(new TopicPartition(topic, p), new OffsetAndMetadata(0));

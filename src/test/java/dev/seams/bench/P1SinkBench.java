@@ -3,13 +3,13 @@ package dev.seams.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.seams.report.Project;
+import dev.seams.fixture.StandContext;
+import dev.seams.project.Project;
 import dev.seams.sink.Batching;
 import dev.seams.sink.SinkOptions;
-import dev.seams.stand.ClickHouse;
 import dev.seams.stand.ContainerControl;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
+import dev.seams.truth.ClickHouse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -165,7 +165,7 @@ class P1SinkBench {
             ContainerControl clickhouse = stand.control("clickhouse");
             try {
                 await("ClickHouse answers or has exited").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
-                        .ignoreExceptions().until(() -> !clickhouse.isRunning() || ClickHouse.of(stand).scalar("SELECT 1") == 1);
+                        .ignoreExceptions().until(() -> !clickhouse.isRunning() || ClickHouse.of(stand.clickhouseTarget()).scalar("SELECT 1") == 1);
                 if (clickhouse.isRunning()) {
                     return;
                 }
@@ -173,8 +173,8 @@ class P1SinkBench {
                         + rep + " (see target/stand-logs/clickhouse.log)" + (engineError == null ? "" : "; " + engineError);
                 clickhouse.start();
                 await("ClickHouse answers again after its restart").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
-                        .ignoreExceptions().until(() -> ClickHouse.of(stand).scalar("SELECT 1") == 1);
-                KafkaEnginePeer.drop(ClickHouse.of(stand));   // a half-dropped engine table would consume again
+                        .ignoreExceptions().until(() -> ClickHouse.of(stand.clickhouseTarget()).scalar("SELECT 1") == 1);
+                KafkaEnginePeer.drop(ClickHouse.of(stand.clickhouseTarget()));   // a half-dropped engine table would consume again
             } catch (RuntimeException e) {
                 engineError = (engineError == null ? "" : engineError + "; ") + "ClickHouse not answering after the Kafka engine's round "
                         + rep + ": " + e;

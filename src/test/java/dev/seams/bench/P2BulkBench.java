@@ -2,9 +2,9 @@ package dev.seams.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seams.fixture.StandContext;
 import dev.seams.sink.Batching;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

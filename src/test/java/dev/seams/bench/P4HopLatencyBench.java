@@ -3,10 +3,10 @@ package dev.seams.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.fixture.StandContext;
 import dev.seams.sink.SinkMode;
-import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
+import dev.seams.truth.ClickHouse;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

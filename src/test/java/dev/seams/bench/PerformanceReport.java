@@ -2,7 +2,7 @@ package dev.seams.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.seams.report.Project;
+import dev.seams.project.Project;
 import dev.seams.report.Provenance;
 import java.io.IOException;
 import java.io.UncheckedIOException;

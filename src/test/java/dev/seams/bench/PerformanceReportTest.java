@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.offset;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.seams.report.Project;
+import dev.seams.project.Project;
 import dev.seams.report.Provenance;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,6 @@
 package dev.seams.bench;
 
 import dev.seams.stand.Stand;
-import dev.seams.stand.Topics;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -26,7 +25,7 @@ final class ScratchOrders {
     static void produce(Stand stand, String topic, int orders) throws Exception {
         stand.admin().createTopics(List.of(new NewTopic(topic, Stand.PARTITIONS, stand.replicationFactor()))).all().get();
         long now = System.currentTimeMillis();
-        try (KafkaProducer<byte[], byte[]> producer = Topics.of(stand).producer(null)) {
+        try (KafkaProducer<byte[], byte[]> producer = stand.topics().producer(null)) {
             for (int i = 1; i <= orders; i++) {
                 String value = "{\"order_id\":" + i + ",\"customer_id\":" + (i % 50 + 1) + ",\"amount\":\"" + (i % 9_000 + 100) / 100
                         + "." + String.format("%02d", i % 100) + "\",\"created_at\":\"2026-11-30T01:16:11.075156Z\","

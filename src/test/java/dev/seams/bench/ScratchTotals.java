@@ -1,7 +1,6 @@
 package dev.seams.bench;
 
 import dev.seams.stand.Stand;
-import dev.seams.stand.Topics;
 import dev.seams.wire.CustomerTotals;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -62,7 +61,7 @@ public final class ScratchTotals {
             snapshots.add(new CustomerTotals(i % customers + 1, version, BigDecimal.valueOf(version * 1234, 2), version));
         }
         List<Future<RecordMetadata>> sent = new ArrayList<>(records);
-        try (KafkaProducer<byte[], byte[]> producer = Topics.of(stand).producer("bench-" + topic)) {
+        try (KafkaProducer<byte[], byte[]> producer = stand.topics().producer("bench-" + topic)) {
             producer.initTransactions();
             for (int i = 0; i < records; i += TRANSACTION_RECORDS) {
                 producer.beginTransaction();

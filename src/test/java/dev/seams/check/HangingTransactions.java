@@ -1,6 +1,6 @@
 package dev.seams.check;
 
-import dev.seams.stand.Futures;
+import dev.seams.truth.Futures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

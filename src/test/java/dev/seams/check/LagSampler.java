@@ -1,9 +1,11 @@
 package dev.seams.check;
 
-import dev.seams.stand.ClickHouse;
-import dev.seams.stand.Pipeline;
-import dev.seams.stand.Stand;
-import dev.seams.stand.Topics;
+import dev.seams.report.LagChart;
+import dev.seams.streams.StreamsSettings;
+import dev.seams.streams.TotalsTopology;
+import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Endpoints;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -21,37 +23,20 @@ import java.util.function.LongSupplier;
  */
 public final class LagSampler implements AutoCloseable {
 
-    /**
-     * One sample: seconds since the sampler started, the lag per series (offsets) and the value of
-     * each counter (e.g. rows stored in ClickHouse); a series or counter that could not be read at
-     * that moment is absent.
-     */
-    public record Sample(double seconds, Map<String, Long> lags, Map<String, Long> counts) {
-
-        /** A sample of lags only. */
-        public Sample(double seconds, Map<String, Long> lags) {
-            this(seconds, lags, Map.of());
-        }
-    }
-
-    /** An event on the time axis (e.g. "kill -9", "restart"). */
-    public record Mark(double seconds, String label) {
-    }
-
     /** The series this sampler records, in order: series name → (group, topic). */
     public static final Map<String, String[]> SERIES = new LinkedHashMap<>();
 
     static {
-        SERIES.put("ds-streams on orders.events", new String[] {Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS});
-        SERIES.put("ds-streams on repartition", new String[] {Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC});
+        SERIES.put("ds-streams on orders.events", new String[] {StreamsSettings.APPLICATION_ID, TopicNames.ORDERS_EVENTS});
+        SERIES.put("ds-streams on repartition", new String[] {StreamsSettings.APPLICATION_ID, TotalsTopology.repartitionTopic(StreamsSettings.APPLICATION_ID)});
         SERIES.put("ds-sink on customer.totals", new String[] {"ds-sink", TopicNames.CUSTOMER_TOTALS});
     }
 
     private final Topics topics;
     private final Map<String, LongSupplier> counters;
     private final long startNanos = System.nanoTime();
-    private final List<Sample> samples = new ArrayList<>();
-    private final List<Mark> marks = new ArrayList<>();
+    private final List<LagChart.Sample> samples = new ArrayList<>();
+    private final List<LagChart.Mark> marks = new ArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "lag-sampler");
         t.setDaemon(true);
@@ -64,7 +49,7 @@ public final class LagSampler implements AutoCloseable {
      * @param stand    the stand
      * @param periodMs sampling period in milliseconds
      */
-    public LagSampler(Stand stand, long periodMs) {
+    public LagSampler(Endpoints stand, long periodMs) {
         this(stand, periodMs, Map.of());
     }
 
@@ -76,8 +61,8 @@ public final class LagSampler implements AutoCloseable {
      * @param counters counter name → how to read it (e.g. {@code count()} of a ClickHouse table); a
      *                 counter that throws (its server down under a fault) is left out of that sample
      */
-    public LagSampler(Stand stand, long periodMs, Map<String, LongSupplier> counters) {
-        this.topics = Topics.of(stand);
+    public LagSampler(Endpoints stand, long periodMs, Map<String, LongSupplier> counters) {
+        this.topics = stand.topics();
         this.counters = new LinkedHashMap<>(counters);
         timer.scheduleWithFixedDelay(this::sample, 0, periodMs, TimeUnit.MILLISECONDS);
     }
@@ -101,7 +86,7 @@ public final class LagSampler implements AutoCloseable {
             }
         });
         synchronized (this) {
-            samples.add(new Sample(at, lags, counts));
+            samples.add(new LagChart.Sample(at, lags, counts));
         }
     }
 
@@ -111,20 +96,30 @@ public final class LagSampler implements AutoCloseable {
 
     /** Records an event at the current time. */
     public synchronized void mark(String label) {
-        marks.add(new Mark(now(), label));
+        marks.add(new LagChart.Mark(now(), label));
     }
 
     /** @return the samples so far */
-    public synchronized List<Sample> samples() {
+    public synchronized List<LagChart.Sample> samples() {
         return List.copyOf(samples);
     }
 
     /** @return the marks so far */
-    public synchronized List<Mark> marks() {
+    public synchronized List<LagChart.Mark> marks() {
         return List.copyOf(marks);
     }
 
     /** Stops sampling. */
+    /**
+     * Writes what was sampled as a chart of lag over time ({@link LagChart}): the series of {@link #SERIES}, the marks.
+     *
+     * @param file  target .svg file (parent directories are created)
+     * @param title chart title
+     */
+    public void writeChart(java.nio.file.Path file, String title) {
+        LagChart.write(file, title, "lag (offsets)", SERIES.keySet(), samples(), marks());
+    }
+
     @Override
     public void close() {
         timer.shutdownNow();

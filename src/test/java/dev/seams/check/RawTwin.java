@@ -2,8 +2,8 @@ package dev.seams.check;
 
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.stand.ClickHouse;
-import dev.seams.stand.Topics;
+import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,9 +2,9 @@ package dev.seams.check;
 
 import dev.seams.report.ClaimEvidence;
 import dev.seams.seed.OrderSeeder;
-import dev.seams.stand.ClickHouse;
-import dev.seams.stand.Pg;
-import dev.seams.stand.Stand;
+import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Endpoints;
+import dev.seams.truth.Pg;
 import dev.seams.truth.Totals;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -250,8 +250,8 @@ public final class Reconciliation {
      *
      * @return the per-customer reconciliation
      */
-    public static Reconciliation customerTotalsFinal(Stand stand) {
-        return customers(Pg.of(stand).truth(), customerRows(ClickHouse.of(stand), CUSTOMER_TOTALS_FINAL));
+    public static Reconciliation customerTotalsFinal(Endpoints stand) {
+        return customers(Pg.of(stand).truth(), customerRows(ClickHouse.of(stand.clickhouseTarget()), CUSTOMER_TOTALS_FINAL));
     }
 
     /**

@@ -1,7 +1,7 @@
 package dev.seams.check;
 
 import dev.seams.report.ClaimEvidence;
-import dev.seams.stand.Topics;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package dev.seams.check;
 
+import dev.seams.report.LagChart;
 import dev.seams.truth.ReplicationSlots;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +21,8 @@ public final class SlotRetentionSampler implements AutoCloseable {
     private final ReplicationSlots slots;
     private final Map<String, String> series;
     private final long startNanos = System.nanoTime();
-    private final List<LagSampler.Sample> samples = new ArrayList<>();
-    private final List<LagSampler.Mark> marks = new ArrayList<>();
+    private final List<LagChart.Sample> samples = new ArrayList<>();
+    private final List<LagChart.Mark> marks = new ArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "slot-retention-sampler");
         t.setDaemon(true);
@@ -51,7 +52,7 @@ public final class SlotRetentionSampler implements AutoCloseable {
             }
         });
         synchronized (this) {
-            samples.add(new LagSampler.Sample(seconds(), retained));
+            samples.add(new LagChart.Sample(seconds(), retained));
         }
     }
 
@@ -62,7 +63,7 @@ public final class SlotRetentionSampler implements AutoCloseable {
 
     /** Records an event at the current time, e.g. "writes end". */
     public synchronized void mark(String label) {
-        marks.add(new LagSampler.Mark(seconds(), label));
+        marks.add(new LagChart.Mark(seconds(), label));
     }
 
     /** @return the series labels, in chart order */
@@ -71,12 +72,12 @@ public final class SlotRetentionSampler implements AutoCloseable {
     }
 
     /** @return the samples so far */
-    public synchronized List<LagSampler.Sample> samples() {
+    public synchronized List<LagChart.Sample> samples() {
         return List.copyOf(samples);
     }
 
     /** @return the marks so far */
-    public synchronized List<LagSampler.Mark> marks() {
+    public synchronized List<LagChart.Mark> marks() {
         return List.copyOf(marks);
     }
 

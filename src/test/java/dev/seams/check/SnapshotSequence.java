@@ -1,7 +1,7 @@
 package dev.seams.check;
 
 import dev.seams.load.OrderLoad;
-import dev.seams.stand.Topics;
+import dev.seams.truth.Topics;
 import dev.seams.wire.CustomerTotals;
 import dev.seams.wire.TopicNames;
 import java.util.HashMap;

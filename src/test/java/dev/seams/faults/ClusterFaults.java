@@ -2,12 +2,12 @@ package dev.seams.faults;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.fixture.Pipeline;
 import dev.seams.sink.SinkOptions;
 import dev.seams.stand.ContainerControl;
-import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
-import dev.seams.stand.Topics;
 import dev.seams.truth.ClusterView;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.Map;
@@ -187,7 +187,7 @@ public final class ClusterFaults {
          * @param killedAt {@link System#nanoTime()} of the kill
          */
         Progress(Stand stand, String group, String topic, long killedAt) {
-            Topics topics = Topics.of(stand);
+            Topics topics = stand.topics();
             long[] base = {-1};
             seconds = CompletableFuture.supplyAsync(() -> {
                 try {

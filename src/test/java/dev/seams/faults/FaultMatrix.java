@@ -8,21 +8,20 @@ import dev.seams.check.RawTwin;
 import dev.seams.check.Reconciliation;
 import dev.seams.check.ResentChanges;
 import dev.seams.faults.FaultSchedule.Shot;
+import dev.seams.fixture.Pipeline;
+import dev.seams.fixture.StandContext;
 import dev.seams.load.OrderLoad;
+import dev.seams.project.Project;
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimCatalog;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.report.LagChart;
-import dev.seams.report.Project;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.ClickHouse;
-import dev.seams.stand.Pg;
-import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
+import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Pg;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -208,9 +207,9 @@ public final class FaultMatrix {
         }
         String claim = ClaimCatalog.claimId(e.id());
         String chart = claim.toLowerCase(java.util.Locale.ROOT) + "-" + plan.name() + "-lag.svg";
-        LagChart.write(Project.root().resolve("reports").resolve(chart), claim + " " + plan.name() + ": lag and rows in raw_totals, "
+        lags.writeChart(Project.root().resolve("reports").resolve(chart), claim + " " + plan.name() + ": lag and rows in raw_totals, "
                 + "the fault injected and healed at " + java.util.Arrays.stream(plan.points()).mapToObj(FaultSchedule::percent)
-                .collect(Collectors.joining("/")) + " of the load", lags.samples(), lags.marks());
+                .collect(Collectors.joining("/")) + " of the load");
         e.chart(chart, "Lag over time and rows stored in raw_totals, " + plan.name() + " (red: injected, green: healed)");
         ordersSummary = ordersRun.join();
 

@@ -1,8 +1,8 @@
 package dev.seams.faults;
 
 import dev.seams.load.OrderLoad;
-import dev.seams.stand.Futures;
 import dev.seams.stand.Stand;
+import dev.seams.truth.Futures;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;

@@ -1,7 +1,7 @@
 package dev.seams.faults;
 
-import dev.seams.stand.ClickHouse;
-import dev.seams.stand.Topics;
+import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.util.ArrayList;
 import java.util.HashMap;

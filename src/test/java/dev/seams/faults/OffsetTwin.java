@@ -3,15 +3,15 @@ package dev.seams.faults;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.consumer.OffsetFault;
+import dev.seams.fixture.Pipeline;
+import dev.seams.fixture.StandContext;
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.Futures;
-import dev.seams.stand.Pipeline;
-import dev.seams.stand.StandContext;
+import dev.seams.truth.Futures;
 import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.HashMap;

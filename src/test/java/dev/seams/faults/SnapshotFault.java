@@ -2,21 +2,20 @@ package dev.seams.faults;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.seams.check.FinalParity;
 import dev.seams.check.KeyCounts;
+import dev.seams.fixture.StandContext;
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.FaultNotObservedException;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.ConnectorTwin;
-import dev.seams.stand.Pg;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
 import dev.seams.truth.OrderEvents.Event;
 import dev.seams.truth.OrderEvents;
+import dev.seams.truth.Pg;
 import dev.seams.truth.ReplicationSlots;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;

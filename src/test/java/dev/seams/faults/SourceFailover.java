@@ -2,12 +2,11 @@ package dev.seams.faults;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.seams.report.Project;
+import dev.seams.project.Project;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.ContainerControl;
 import dev.seams.stand.JvmContainer;
 import dev.seams.stand.Stand;
-import dev.seams.stand.Topics;
 import dev.seams.truth.ReplicationSlots;
 import dev.seams.wire.TopicNames;
 import java.sql.Connection;
@@ -212,7 +211,7 @@ public final class SourceFailover implements Fault, AutoCloseable {
      */
     @Override
     public Proof inject() {
-        Map<org.apache.kafka.common.TopicPartition, Long> eventsAtKill = Topics.of(stand).endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<org.apache.kafka.common.TopicPartition, Long> eventsAtKill = stand.topics().endOffsets(TopicNames.ORDERS_EVENTS);
         killedAt = System.nanoTime();
         int exit = primary.kill();
         boolean promoted;
@@ -246,7 +245,7 @@ public final class SourceFailover implements Fault, AutoCloseable {
         long eventsBefore = eventsAtKill.values().stream().mapToLong(Long::longValue).sum();
         CompletableFuture<Double> firstEvent = CompletableFuture.supplyAsync(() -> {
             await("an event in orders.events after the failover").atMost(WAIT).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Topics.of(stand).endOffsets(TopicNames.ORDERS_EVENTS).values().stream().mapToLong(Long::longValue).sum() > eventsBefore);
+                    .until(() -> stand.topics().endOffsets(TopicNames.ORDERS_EVENTS).values().stream().mapToLong(Long::longValue).sum() > eventsBefore);
             return seconds(killedAt);
         });
         String evidence = "primary exit code " + exit + "; standby " + (promoted && !inRecovery ? "promoted (pg_is_in_recovery false)"

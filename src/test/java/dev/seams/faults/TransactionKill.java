@@ -1,7 +1,7 @@
 package dev.seams.faults;
 
 import dev.seams.stand.StreamsProcess;
-import dev.seams.stand.Topics;
+import dev.seams.truth.Topics;
 import java.time.Duration;
 
 /**

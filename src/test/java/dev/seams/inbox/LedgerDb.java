@@ -2,7 +2,7 @@ package dev.seams.inbox;
 
 import dev.seams.load.OrderChanges;
 import dev.seams.seed.OrderSeeder;
-import dev.seams.stand.Stand;
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.Totals;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -40,7 +40,7 @@ public final class LedgerDb {
     private final String schema;
     private final String keysTable;
 
-    private LedgerDb(Stand stand, String schema, String topic) {
+    private LedgerDb(Endpoints stand, String schema, String topic) {
         this.url = stand.pgJdbcUrl(DATABASE) + "?currentSchema=" + schema;
         this.user = stand.pgUser();
         this.password = stand.pgPassword();
@@ -55,7 +55,7 @@ public final class LedgerDb {
      * @param topic  the topic the sink consumes (selects the keys table)
      * @return the empty target
      */
-    public static LedgerDb fresh(Stand stand, String schema, String topic) {
+    public static LedgerDb fresh(Endpoints stand, String schema, String topic) {
         if (!schema.matches("[a-z_][a-z0-9_]*")) {
             throw new IllegalArgumentException("not a plain identifier: " + schema);
         }

@@ -1,15 +1,15 @@
 package dev.seams.it;
 
 import dev.seams.check.Reconciliation;
+import dev.seams.fixture.StandContext;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.ClickHouse;
-import dev.seams.stand.Pg;
-import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
+import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Pg;
+import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
 import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;

@@ -2,24 +2,24 @@ package dev.seams.it;
 
 import static org.awaitility.Awaitility.await;
 
-import dev.seams.check.FinalParity;
 import dev.seams.check.KeyCounts;
 import dev.seams.faults.ContainerFaults;
 import dev.seams.faults.Fault;
 import dev.seams.faults.FaultSchedule.Shot;
 import dev.seams.faults.FaultSchedule;
+import dev.seams.faults.FinalParity;
 import dev.seams.faults.SnapshotFault;
+import dev.seams.fixture.StandContext;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.stand.ClickHouse;
 import dev.seams.stand.ConnectWorker;
-import dev.seams.stand.Pg;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
+import dev.seams.truth.ClickHouse;
 import dev.seams.truth.OrderEvents.Event;
 import dev.seams.truth.OrderEvents;
+import dev.seams.truth.Pg;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.HashSet;
@@ -65,7 +65,7 @@ class ConnectFaultIT {
 
     @AfterEach
     void connectRunsAgain() {
-        ConnectWorker connect = new ConnectWorker(Stand.get().connect());
+        ConnectWorker connect = new ConnectWorker(StandContext.running().connect());
         if (!connect.isRunning()) {
             connect.restart(Stand.CONNECTOR);
         }

@@ -1,9 +1,9 @@
 package dev.seams.it;
 
-import dev.seams.stand.ClickHouse;
+import dev.seams.fixture.StandContext;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
+import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
 import dev.seams.wire.DeadLetters;
 import dev.seams.wire.TopicNames;

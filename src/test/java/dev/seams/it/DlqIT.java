@@ -17,6 +17,8 @@ import static dev.seams.it.DeadLetterEvidence.rawRows;
 import static dev.seams.it.DeadLetterEvidence.utf8;
 
 import dev.seams.cli.ExitStatus;
+import dev.seams.faults.Injection;
+import dev.seams.fixture.StandContext;
 import dev.seams.it.DeadLetterEvidence.SinkSide;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
@@ -25,12 +27,9 @@ import dev.seams.report.FaultNotObservedException;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.ClickHouse;
-import dev.seams.stand.Injection;
 import dev.seams.stand.SinkCli;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
+import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Totals;
 import dev.seams.wire.DeadLetters;
 import dev.seams.wire.TopicNames;
@@ -332,6 +331,6 @@ class DlqIT {
     }
 
     private static void createTopic(Stand stand, NewTopic topic) {
-        Topics.of(stand).create(topic, true);
+        stand.topics().create(topic, true);
     }
 }

@@ -1,10 +1,10 @@
 package dev.seams.it;
 
 import dev.seams.check.Reconciliation;
+import dev.seams.fixture.StandContext;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.StandContext;
 
 /** customer_totals FINAL written afresh from the start of customer.totals, against PostgreSQL per customer. */
 final class FinalFromStart {

@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seams.faults.FaultSchedule.Shot;
 import dev.seams.faults.FaultSchedule;
+import dev.seams.fixture.StandContext;
 import dev.seams.inbox.CrashPoint;
 import dev.seams.inbox.InboxMode;
 import dev.seams.inbox.KeysSampler;
@@ -11,8 +12,7 @@ import dev.seams.inbox.LedgerDb;
 import dev.seams.load.OrderChanges;
 import dev.seams.stand.InboxProcess.Run;
 import dev.seams.stand.InboxProcess;
-import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
+import dev.seams.truth.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,6 +2,7 @@ package dev.seams.it;
 
 import dev.seams.check.KeyCounts;
 import dev.seams.check.Reconciliation;
+import dev.seams.fixture.StandContext;
 import dev.seams.inbox.CrashPoint;
 import dev.seams.inbox.InboxMode;
 import dev.seams.inbox.KeysSampler;
@@ -16,7 +17,6 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.InboxProcess.Run;
 import dev.seams.stand.InboxProcess;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
 import dev.seams.wire.TopicNames;
 import java.util.Collections;
 import java.util.HashSet;

@@ -1,13 +1,13 @@
 package dev.seams.it;
 
+import dev.seams.fixture.StandContext;
+import dev.seams.project.Project;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.report.Project;
 import dev.seams.sink.ClickHouseTarget;
-import dev.seams.stand.ClickHouse;
 import dev.seams.stand.JvmProcess;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
+import dev.seams.truth.ClickHouse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,14 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.seams.faults.Sigkill;
-import dev.seams.report.Project;
+import dev.seams.fixture.Pipeline;
+import dev.seams.fixture.StandContext;
+import dev.seams.project.Project;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.stand.Images;
 import dev.seams.stand.JvmContainer;
-import dev.seams.stand.Pg;
-import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
-import dev.seams.stand.Topics;
+import dev.seams.truth.Pg;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,8 +61,8 @@ class JvmContainerIT {
 
     @BeforeEach
     void standUp() {
-        stand = Stand.get();
-        topics = Topics.of(stand);
+        stand = StandContext.running();
+        topics = stand.topics();
         jre = Images.fromSystemProperties().image("jre");
         network = stand.network();
         logDir = Project.root().resolve("target/stand-logs");

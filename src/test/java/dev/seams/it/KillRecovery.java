@@ -8,20 +8,20 @@ import dev.seams.faults.FaultSchedule;
 import dev.seams.faults.LoadDriver;
 import dev.seams.faults.ProcessKill;
 import dev.seams.faults.Sigkill;
+import dev.seams.fixture.Pipeline;
+import dev.seams.fixture.StandContext;
 import dev.seams.load.OrderLoad;
+import dev.seams.project.Project;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.report.Project;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.stand.Brokers;
 import dev.seams.stand.JvmProcess;
-import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
-import dev.seams.stand.Topics;
 import dev.seams.truth.Groups;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -104,7 +104,7 @@ final class KillRecovery {
 
     /** Kills the sink process if it still runs and restarts ds-streams with the stand's membership. */
     void restoreStand() {
-        Stand stand = Stand.get();
+        Stand stand = StandContext.running();
         if (sink != null && sink.isAlive()) {
             sink.kill();
         }

@@ -11,21 +11,20 @@ import dev.seams.faults.FaultSchedule;
 import dev.seams.faults.LoadDriver;
 import dev.seams.faults.ProcessKill;
 import dev.seams.faults.TransactionKill;
+import dev.seams.fixture.Pipeline;
+import dev.seams.fixture.StandContext;
 import dev.seams.lag.LagProbe;
 import dev.seams.lag.PartitionLag;
 import dev.seams.load.OrderLoad;
+import dev.seams.project.Project;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.report.LagChart;
-import dev.seams.report.Project;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
-import dev.seams.stand.Topics;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,7 +65,7 @@ class LagIT {
 
     @AfterEach
     void streamsRunsAgain() {
-        StreamsProcess streams = Stand.get().streams();
+        StreamsProcess streams = StandContext.running().streams();
         streams.container().withDebugAgent(false);   // as it ships again (G14 turns the agent on)
         if (streams.isAlive() && streams.container().runsWithDebugAgent()) {
             streams.stop();   // the later claims of the tier meet ds-streams without the agent
@@ -141,8 +140,7 @@ class LagIT {
             kill.heal();
             sampler.mark("RUNNING");
             awaitStreamsLagZero(s.topics());
-            LagChart.write(Project.root().resolve("reports/g13-lag.svg"), "G13: ds-streams killed, 30 then 60 orders arrive",
-                    sampler.samples(), sampler.marks());
+            sampler.writeChart(Project.root().resolve("reports/g13-lag.svg"), "G13: ds-streams killed, 30 then 60 orders arrive");
             e.chart("g13-lag.svg", "Lag over time, G13");
         }
     }
@@ -199,8 +197,7 @@ class LagIT {
             e.note(corrupted
                     ? "ds-streams logged TaskCorruptedException on restart (its local checkpoint did not match the changelog after kill -9) and recovered by itself, as in the source."
                     : "ds-streams did not log TaskCorruptedException on this restart; it recovered from its state directory and changelogs.");
-            LagChart.write(Project.root().resolve("reports/g14-lag.svg"), "G14: kill -9, 60 orders, restart, sink drain",
-                    sampler.samples(), sampler.marks());
+            sampler.writeChart(Project.root().resolve("reports/g14-lag.svg"), "G14: kill -9, 60 orders, restart, sink drain");
             e.chart("g14-lag.svg", "Lag over time, G14");
         }
     }
@@ -265,8 +262,8 @@ class LagIT {
                     + " moves, " + applied.deleted() + " deletes");
             s.settle();
             sampler.mark("settled");
-            LagChart.write(Project.root().resolve("reports/g14-repeated-lag.svg"),
-                    "G14 repeated: three kill -9 while ds-streams works through " + total + " changes", sampler.samples(), sampler.marks());
+            sampler.writeChart(Project.root().resolve("reports/g14-repeated-lag.svg"),
+                    "G14 repeated: three kill -9 while ds-streams works through " + total + " changes");
         }
         e.chart("g14-repeated-lag.svg", "Lag over time, three kills under load");
 

@@ -4,15 +4,15 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seams.consumer.SinkConsumer;
 import dev.seams.faults.FaultSchedule;
+import dev.seams.fixture.Pipeline;
+import dev.seams.fixture.StandContext;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.Pipeline;
-import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
 import dev.seams.truth.Groups;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,10 +2,10 @@ package dev.seams.it;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.fixture.Pipeline;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
-import dev.seams.stand.Topics;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.List;
@@ -40,7 +40,7 @@ final class OpenTransactions {
      * @param stand the stand the fault ran on
      */
     static void checkEnded(ClaimEvidence e, Stand stand) {
-        Topics topics = Topics.of(stand);
+        Topics topics = stand.topics();
         List<String> names = List.of(TopicNames.CUSTOMER_TOTALS, Pipeline.REPARTITION_TOPIC);
         Map<String, Map<TopicPartition, long[]>> open = new TreeMap<>();
         try {

@@ -1,6 +1,7 @@
 package dev.seams.it;
 
 import dev.seams.check.Reconciliation;
+import dev.seams.fixture.StandContext;
 import dev.seams.load.OrderLoad;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
@@ -8,11 +9,10 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.ClickHouse;
-import dev.seams.stand.Rejection;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
+import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Rejection;
+import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,10 +7,10 @@ import static dev.seams.it.KillRecovery.STATIC_MAX_SECONDS;
 import static dev.seams.it.KillRecovery.ratio;
 import static dev.seams.it.KillRecovery.row;
 
+import dev.seams.fixture.StandContext;
 import dev.seams.it.KillRecovery.Recovery;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
 import java.util.ArrayList;
 import java.util.Arrays;

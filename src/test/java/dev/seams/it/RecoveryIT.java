@@ -8,11 +8,11 @@ import static dev.seams.it.KillRecovery.ratio;
 import static dev.seams.it.KillRecovery.row;
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.fixture.Pipeline;
+import dev.seams.fixture.StandContext;
 import dev.seams.it.KillRecovery.Recovery;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.stand.Pipeline;
-import dev.seams.stand.StandContext;
 import dev.seams.stand.StreamsProcess;
 import dev.seams.streams.StaticIdentity;
 import dev.seams.streams.StreamsSettings;

@@ -1,6 +1,7 @@
 package dev.seams.it;
 
 import dev.seams.check.Reconciliation;
+import dev.seams.fixture.StandContext;
 import dev.seams.inbox.InboxMode;
 import dev.seams.inbox.LedgerDb;
 import dev.seams.load.OrderChanges;
@@ -11,11 +12,10 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.stand.InboxProcess;
-import dev.seams.stand.Pg;
-import dev.seams.stand.Rejection;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
+import dev.seams.truth.Pg;
+import dev.seams.truth.Rejection;
+import dev.seams.truth.Topics;
 import dev.seams.wire.OrderEvent;
 import dev.seams.wire.TopicNames;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.seams.it;
 
 import dev.seams.report.ClaimEvidence;
-import dev.seams.stand.ClickHouse;
+import dev.seams.truth.ClickHouse;
 
 /**
  * Scratch tables of the engine claims (G5, G6 in {@code EnginesIT}, G6[version tie] in {@code VersionTieIT}): each

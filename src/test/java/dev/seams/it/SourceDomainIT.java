@@ -1,6 +1,7 @@
 package dev.seams.it;
 
 import dev.seams.check.Reconciliation;
+import dev.seams.fixture.StandContext;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -8,12 +9,11 @@ import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.CustomerRange;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.Pg;
-import dev.seams.stand.Rejection;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
 import dev.seams.stand.TopicAdmin;
-import dev.seams.stand.Topics;
+import dev.seams.truth.Pg;
+import dev.seams.truth.Rejection;
+import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
 import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;

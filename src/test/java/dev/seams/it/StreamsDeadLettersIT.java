@@ -12,14 +12,14 @@ import static dev.seams.it.DeadLetterEvidence.originalHeaders;
 import static dev.seams.it.DeadLetterEvidence.utf8;
 
 import dev.seams.check.Reconciliation;
+import dev.seams.faults.Injection;
+import dev.seams.fixture.Pipeline;
+import dev.seams.fixture.StandContext;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.stand.Injection;
-import dev.seams.stand.Pipeline;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
+import dev.seams.truth.Topics;
 import dev.seams.wire.DeadLetters;
 import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;

@@ -4,20 +4,20 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seams.check.Reconciliation;
 import dev.seams.check.SnapshotSequence;
+import dev.seams.faults.Injection;
+import dev.seams.fixture.Pipeline;
+import dev.seams.fixture.StandContext;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.Injection;
 import dev.seams.stand.Partitioning;
-import dev.seams.stand.Pipeline;
-import dev.seams.stand.Rejection;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
 import dev.seams.stand.TopicAdmin;
-import dev.seams.stand.Topics;
+import dev.seams.truth.Rejection;
+import dev.seams.truth.Topics;
 import dev.seams.wire.CustomerTotals;
 import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
@@ -69,8 +69,8 @@ class TransportIT {
 
     @AfterEach
     void streamsRunsAgain() {
-        if (!Stand.get().streams().isAlive()) {
-            Stand.get().streams().start();
+        if (!StandContext.running().streams().isAlive()) {
+            StandContext.running().streams().start();
         }
     }
 

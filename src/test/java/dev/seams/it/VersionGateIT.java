@@ -1,9 +1,9 @@
 package dev.seams.it;
 
+import dev.seams.fixture.StandContext;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.Stand;
-import dev.seams.stand.StandContext;
 import dev.seams.stand.VersionGate;
 import java.util.List;
 import java.util.Map;

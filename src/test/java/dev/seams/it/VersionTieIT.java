@@ -8,15 +8,15 @@ import static dev.seams.it.ScratchTables.recreate;
 
 import dev.seams.check.Reconciliation.CustomerRow;
 import dev.seams.check.Reconciliation;
+import dev.seams.fixture.StandContext;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.ClickHouse;
 import dev.seams.stand.Partitioning;
-import dev.seams.stand.StandContext;
-import dev.seams.stand.Topics;
+import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
 import dev.seams.wire.TopicNames;
 import java.util.List;

@@ -3,8 +3,8 @@ package dev.seams.load;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.seed.OrderSeeder;
-import dev.seams.stand.Stand;
-import dev.seams.stand.Topics;
+import dev.seams.truth.Endpoints;
+import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
 import dev.seams.wire.InvalidJsonException;
 import dev.seams.wire.OrderEvent;
@@ -89,7 +89,7 @@ public final class OrderChanges {
      * @return the highest order id PostgreSQL has handed out so far (the {@code orders} id
      *     sequence, deleted orders included); every order inserted later has a higher id
      */
-    public static long orderIdWatermark(Stand stand) {
+    public static long orderIdWatermark(Endpoints stand) {
         try (Connection c = stand.pg(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(
                 "SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('orders', 'order_id')), 0)")) {
             rs.next();
@@ -110,8 +110,8 @@ public final class OrderChanges {
      * @throws org.awaitility.core.ConditionTimeoutException if they do not all arrive
      * @throws IllegalStateException                         if more than {@code expected} arrive
      */
-    public static OrderChanges awaitLoad(Stand stand, Map<TopicPartition, Long> start, long watermark, long expected) {
-        Topics topics = Topics.of(stand);
+    public static OrderChanges awaitLoad(Endpoints stand, Map<TopicPartition, Long> start, long watermark, long expected) {
+        Topics topics = stand.topics();
         OrderChanges found = await("orders.events holds the load's " + expected + " changes").atMost(Duration.ofMinutes(3))
                 .pollInterval(Duration.ofSeconds(1))
                 .until(() -> read(topics, start, watermark), c -> c.size() >= expected);
@@ -147,12 +147,12 @@ public final class OrderChanges {
      * @param copy the new topic's name; it must not exist
      * @return the changes as the copy holds them (start offsets 0)
      */
-    public OrderChanges copyTo(Stand stand, String copy) {
-        Topics.of(stand).create(new NewTopic(copy, start.size(), stand.replicationFactor()), false);
+    public OrderChanges copyTo(Endpoints stand, String copy) {
+        stand.topics().create(new NewTopic(copy, start.size(), stand.replicationFactor()), false);
         Map<TopicPartition, Long> copyStart = new TreeMap<>(Comparator.comparingInt(TopicPartition::partition));
         start.keySet().forEach(tp -> copyStart.put(new TopicPartition(copy, tp.partition()), 0L));
         resend(stand, copy, records);
-        Topics topics = Topics.of(stand);
+        Topics topics = stand.topics();
         List<ConsumerRecord<byte[], byte[]>> copied = new ArrayList<>();
         topics.readFrom(copy, "read_committed", copyStart, copied::add);
         copied.sort(Comparator.<ConsumerRecord<byte[], byte[]>>comparingInt(ConsumerRecord::partition)
@@ -167,9 +167,9 @@ public final class OrderChanges {
      *
      * @param records records to re-send, in the order they are to be written
      */
-    public static void resend(Stand stand, String topic, Collection<ConsumerRecord<byte[], byte[]>> records) {
+    public static void resend(Endpoints stand, String topic, Collection<ConsumerRecord<byte[], byte[]>> records) {
         List<java.util.concurrent.Future<?>> sent = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = Topics.of(stand).producer(null)) {
+        try (KafkaProducer<byte[], byte[]> producer = stand.topics().producer(null)) {
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 sent.add(producer.send(new ProducerRecord<>(topic, r.partition(), r.key(), r.value(), r.headers())));
             }
@@ -205,7 +205,7 @@ public final class OrderChanges {
      * @return PostgreSQL's orders among this set's order ids, read now: order id → order (deleted
      *     orders are absent)
      */
-    public Map<Long, OrderSeeder.Order> truthOrders(Stand stand) {
+    public Map<Long, OrderSeeder.Order> truthOrders(Endpoints stand) {
         Map<Long, OrderSeeder.Order> truth = new TreeMap<>();
         query(stand, "SELECT order_id, customer_id, amount FROM orders WHERE order_id = ANY(?)",
                 rs -> truth.put(rs.getLong(1), new OrderSeeder.Order(rs.getLong(1), rs.getLong(2), rs.getBigDecimal(3))));
@@ -213,7 +213,7 @@ public final class OrderChanges {
     }
 
     /** @return PostgreSQL's customer id → (count(*), sum(amount)) over this set's orders, read now */
-    public Map<Long, Totals> truthCustomers(Stand stand) {
+    public Map<Long, Totals> truthCustomers(Endpoints stand) {
         Map<Long, Totals> truth = new TreeMap<>();
         query(stand, "SELECT customer_id, count(*), sum(amount) FROM orders WHERE order_id = ANY(?) GROUP BY customer_id",
                 rs -> truth.put(rs.getLong(1), new Totals(rs.getLong(2), rs.getBigDecimal(3))));
@@ -224,7 +224,7 @@ public final class OrderChanges {
         void read(ResultSet rs) throws SQLException;
     }
 
-    private void query(Stand stand, String sql, Row row) {
+    private void query(Endpoints stand, String sql, Row row) {
         try (Connection c = stand.pg(); PreparedStatement st = c.prepareStatement(sql)) {
             st.setArray(1, c.createArrayOf("int8", orderIds.toArray()));
             try (ResultSet rs = st.executeQuery()) {

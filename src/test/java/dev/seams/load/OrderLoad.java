@@ -1,10 +1,10 @@
 package dev.seams.load;
 
-import dev.seams.stand.Pg;
-import dev.seams.stand.Stand;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.seed.OrderSeeder;
+import dev.seams.truth.Endpoints;
+import dev.seams.truth.Pg;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -240,7 +240,7 @@ public final class OrderLoad {
      * @return what was applied
      * @throws IllegalStateException if a statement fails for another reason, or PG stays away for 3 minutes
      */
-    public Applied apply(Stand stand, int batch, IntConsumer progress) {
+    public Applied apply(Endpoints stand, int batch, IntConsumer progress) {
         long[] counts = new long[Op.values().length];
         long[] ids = new long[changes.size()];
         int retried = 0;
@@ -321,7 +321,7 @@ public final class OrderLoad {
         return state != null && (state.startsWith("08") || state.startsWith("57P"));
     }
 
-    private static void awaitPostgres(Stand stand) {
+    private static void awaitPostgres(Endpoints stand) {
         await("PostgreSQL answers again").atMost(Duration.ofMinutes(3))
                 .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
                 .until(() -> {

@@ -1,6 +1,6 @@
 package dev.seams.load;
 
-import dev.seams.stand.Pg;
+import dev.seams.truth.Pg;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package dev.seams.load;
 
-import dev.seams.stand.Pg;
+import dev.seams.truth.Pg;
 
 /**
  * WAL that no slot's publication captures (claim B14 "wal retention"): rows written into a table outside every

@@ -1,6 +1,6 @@
 package dev.seams.mutants;
 
-import dev.seams.report.Project;
+import dev.seams.project.Project;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

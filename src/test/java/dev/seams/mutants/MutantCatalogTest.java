@@ -2,8 +2,8 @@ package dev.seams.mutants;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seams.project.Project;
 import dev.seams.report.ClaimCatalog;
-import dev.seams.report.Project;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.seams.mutants;
 
+import dev.seams.fixture.Pipeline;
+import dev.seams.project.Project;
 import dev.seams.report.Gate;
-import dev.seams.report.Project;
 import dev.seams.report.ReportWriter;
 import dev.seams.report.Verdict;
-import dev.seams.stand.Pipeline;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

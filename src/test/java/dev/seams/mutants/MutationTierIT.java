@@ -2,8 +2,8 @@ package dev.seams.mutants;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seams.project.Project;
 import dev.seams.report.ClaimCatalog;
-import dev.seams.report.Project;
 import dev.seams.report.Provenance;
 import dev.seams.report.ReportWriter;
 import java.nio.file.Path;

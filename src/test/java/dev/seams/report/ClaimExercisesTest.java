@@ -2,6 +2,7 @@ package dev.seams.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seams.project.Project;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;

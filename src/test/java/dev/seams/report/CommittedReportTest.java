@@ -3,6 +3,7 @@ package dev.seams.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seams.project.Project;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

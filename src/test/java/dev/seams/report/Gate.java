@@ -1,5 +1,6 @@
 package dev.seams.report;
 
+import dev.seams.project.Project;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -2,6 +2,7 @@ package dev.seams.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.seams.project.Project;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;

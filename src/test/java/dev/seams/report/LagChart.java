@@ -1,6 +1,5 @@
 package dev.seams.report;
 
-import dev.seams.check.LagSampler;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -10,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
@@ -31,6 +31,24 @@ import org.jfree.svg.SVGGraphics2D;
  */
 public final class LagChart {
 
+    /**
+     * One sample: seconds since sampling started, the lag per series (offsets) and the value of
+     * each counter (e.g. rows stored in ClickHouse); a series or counter that could not be read at
+     * that moment is absent.
+     */
+    public record Sample(double seconds, Map<String, Long> lags, Map<String, Long> counts) {
+
+        /** A sample of lags only. */
+        public Sample(double seconds, Map<String, Long> lags) {
+            this(seconds, lags, Map.of());
+        }
+    }
+
+    /** An event on the time axis (e.g. "kill -9", "restart"). */
+    public record Mark(double seconds, String label) {
+    }
+
+
     private static final int WIDTH = 900;
     private static final int HEIGHT = 420;
 
@@ -51,13 +69,13 @@ public final class LagChart {
      * @param value   the series' value in a sample, or null where it was not measured
      * @return the series: a null value at each gap
      */
-    static XYSeries series(String name, List<LagSampler.Sample> samples, java.util.function.Function<LagSampler.Sample, Long> value) {
+    static XYSeries series(String name, List<Sample> samples, java.util.function.Function<Sample, Long> value) {
         double[] intervals = java.util.stream.IntStream.range(1, samples.size())
                 .mapToDouble(i -> samples.get(i).seconds() - samples.get(i - 1).seconds()).sorted().toArray();
         double median = intervals.length == 0 ? 0 : intervals[intervals.length / 2];
         XYSeries series = new XYSeries(name);
         for (int i = 0; i < samples.size(); i++) {
-            LagSampler.Sample sample = samples.get(i);
+            Sample sample = samples.get(i);
             if (i > 0 && median > 0 && sample.seconds() - samples.get(i - 1).seconds() > GAP_FACTOR * median) {
                 series.add((sample.seconds() + samples.get(i - 1).seconds()) / 2, null);
             }
@@ -67,29 +85,17 @@ public final class LagChart {
     }
 
     /**
-     * Writes the chart.
-     *
-     * @param file    target .svg file (parent directories are created)
-     * @param title   chart title
-     * @param samples the sampled lags
-     * @param marks   events to draw as vertical lines
-     */
-    public static void write(Path file, String title, List<LagSampler.Sample> samples, List<LagSampler.Mark> marks) {
-        write(file, title, "lag (offsets)", LagSampler.SERIES.keySet(), samples, marks);
-    }
-
-    /**
      * Writes a chart of any sampled series on the same clock (e.g. WAL retained behind replication slots, B14).
      *
      * @param file      target .svg file (parent directories are created)
      * @param title     chart title
      * @param valueAxis the left y axis' label, with its unit
-     * @param seriesNames the series to draw, in order: keys of {@link LagSampler.Sample#lags()}
+     * @param seriesNames the series to draw, in order: keys of {@link Sample#lags()}
      * @param samples   the samples
      * @param marks     events to draw as vertical lines
      */
     public static void write(Path file, String title, String valueAxis, java.util.Collection<String> seriesNames,
-                             List<LagSampler.Sample> samples, List<LagSampler.Mark> marks) {
+                             List<Sample> samples, List<Mark> marks) {
         XYSeriesCollection data = new XYSeriesCollection();
         for (String name : seriesNames) {
             data.addSeries(series(name, samples, sample -> sample.lags().get(name)));
@@ -120,7 +126,7 @@ public final class LagChart {
         }
         plot.getDomainAxis().setUpperMargin(0.08);
         int index = 0;
-        for (LagSampler.Mark mark : marks) {
+        for (Mark mark : marks) {
             ValueMarker marker = new ValueMarker(mark.seconds());
             marker.setPaint(mark.label().startsWith("kill") || mark.label().contains("injected") ? Color.RED : new Color(0, 128, 0));
             marker.setStroke(new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));

@@ -2,6 +2,7 @@ package dev.seams.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.seams.project.Project;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;

@@ -1,6 +1,6 @@
 package dev.seams.stand;
 
-import dev.seams.report.Project;
+import dev.seams.project.Project;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -5,7 +5,7 @@ import dev.seams.inbox.CrashSwitch;
 import dev.seams.inbox.InboxMode;
 import dev.seams.inbox.InboxSink;
 import dev.seams.inbox.InboxSummary;
-import dev.seams.report.Project;
+import dev.seams.project.Project;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -5,7 +5,7 @@ import com.github.dockerjava.api.model.ExposedPort;
 import com.github.dockerjava.api.model.HostConfig;
 import com.github.dockerjava.api.model.PortBinding;
 import com.github.dockerjava.api.model.Ports;
-import dev.seams.report.Project;
+import dev.seams.project.Project;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

@@ -1,6 +1,6 @@
 package dev.seams.stand;
 
-import dev.seams.report.Project;
+import dev.seams.project.Project;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;

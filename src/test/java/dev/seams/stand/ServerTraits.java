@@ -1,5 +1,6 @@
 package dev.seams.stand;
 
+import dev.seams.truth.ClickHouse;
 import java.math.BigDecimal;
 import java.util.Map;
 

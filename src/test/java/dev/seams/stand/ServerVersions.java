@@ -1,6 +1,8 @@
 package dev.seams.stand;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Pg;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -164,7 +166,7 @@ public final class ServerVersions {
             live.put("kafka_connect", "unknown: " + e);
         }
         live.put("kafka_streams", ServerVersions.kafkaStreamsLibrary());
-        live.put("clickhouse", ClickHouse.of(stand).version());
+        live.put("clickhouse", ClickHouse.of(stand.clickhouseTarget()).version());
         return live;
     }
 }

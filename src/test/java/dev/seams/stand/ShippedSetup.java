@@ -1,7 +1,8 @@
 package dev.seams.stand;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.seams.report.Project;
+import dev.seams.project.Project;
+import dev.seams.truth.ClickHouse;
 import dev.seams.wire.TopicNames;
 import io.debezium.testing.testcontainers.DebeziumContainer;
 import java.io.IOException;

@@ -5,6 +5,7 @@ import dev.seams.cli.SinkCommand;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
+import dev.seams.truth.ClickHouse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;

@@ -1,9 +1,10 @@
 package dev.seams.stand;
 
 import dev.seams.cli.options.Secrets;
-import dev.seams.report.Project;
+import dev.seams.project.Project;
 import dev.seams.sink.SinkCrash;
 import dev.seams.sink.SinkOptions;
+import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Groups;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,9 +3,11 @@ package dev.seams.stand;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.load.PreexistingOrders;
-import dev.seams.report.Evidence;
-import dev.seams.report.Project;
+import dev.seams.project.Project;
 import dev.seams.sink.ClickHouseTarget;
+import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Endpoints;
+import dev.seams.truth.Topics;
 import io.debezium.testing.testcontainers.DebeziumContainer;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -42,7 +44,7 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  * With Ryuk off the stand removes its own containers at JVM exit; every container carries the label
  * {@code dev.seams.stand=true} so {@code .ci/run} can remove leftovers of a killed run.
  */
-public final class Stand {
+public final class Stand implements Endpoints {
 
     /**
      * The shipped connector's heartbeat topic ({@code topic.heartbeat.prefix}.{@code topic.prefix}; claim B14 "wal
@@ -137,10 +139,7 @@ public final class Stand {
         }
         startSeconds = (System.nanoTime() - t0) / 1e9;
         LOG.info("stand up in {} s", String.format("%.1f", startSeconds));
-        Evidence.suite("profile", images.profile());
-        Evidence.suite("stand_start_seconds", Math.round(startSeconds * 10) / 10.0);
         versions = ServerVersions.live(this);
-        Evidence.suite("versions", versions);
     }
 
     private void startOn(ExecutorService threads) {
@@ -155,7 +154,7 @@ public final class Stand {
         }, threads);
         CompletableFuture<Void> ch = CompletableFuture.runAsync(() -> {
             clickhouse.start();
-            ClickHouse.of(this).runScript(Project.root().resolve("containers/clickhouse"));
+            ClickHouse.of(clickhouseTarget()).runScript(Project.root().resolve("containers/clickhouse"));
         }, threads);
         CompletableFuture<Void> broker = CompletableFuture.runAsync(() -> {
             kafka.start();
@@ -259,6 +258,7 @@ public final class Stand {
     }
 
     /** @return a new connection to the source database; the caller closes it */
+    @Override
     public Connection pg() throws SQLException {
         Properties props = new Properties();
         props.setProperty("user", postgres.getUsername());
@@ -284,6 +284,7 @@ public final class Stand {
      *                 test created, e.g. the inbox sink's target {@code ledger}, claim B4)
      * @return its JDBC URL as seen from this host; log in with {@link #pgUser()} / {@link #pgPassword()}
      */
+    @Override
     public String pgJdbcUrl(String database) {
         String address = sourceAddress;
         return "jdbc:postgresql://" + (address != null ? address : postgres.getHost() + ":" + postgres.getMappedPort(5432)) + "/" + database;
@@ -295,21 +296,25 @@ public final class Stand {
     }
 
     /** @return the source database's name (the one {@link #pg()} connects to) */
+    @Override
     public String sourceDatabase() {
         return postgres.getDatabaseName();
     }
 
     /** @return the PostgreSQL user of {@link #pg()} and {@link #pgJdbcUrl(String)} */
+    @Override
     public String pgUser() {
         return postgres.getUsername();
     }
 
     /** @return that user's password */
+    @Override
     public String pgPassword() {
         return postgres.getPassword();
     }
 
     /** @return the brokers' bootstrap servers as seen from this host (every node's, on a cluster) */
+    @Override
     public String bootstrapServers() {
         return kafka.bootstrapServers();
     }
@@ -323,16 +328,19 @@ public final class Stand {
     }
 
     /** @return the replication factor of every topic the stand (or a test) creates: 1, or 3 on a cluster */
+    @Override
     public short replicationFactor() {
         return kafka.layout().replicationFactor();
     }
 
     /** @return a shared admin client (do not close) */
+    @Override
     public Admin admin() {
         return admin;
     }
 
     /** @return where the sink writes */
+    @Override
     public ClickHouseTarget clickhouseTarget() {
         return new ClickHouseTarget("http://" + clickhouse.getHost() + ":" + clickhouse.getMappedPort(8123),
                 clickhouse.getUsername(), clickhouse.getPassword(), clickhouse.getDatabaseName());

@@ -1,6 +1,7 @@
 package dev.seams.stand;
 
-import dev.seams.report.Project;
+import dev.seams.project.Project;
+import dev.seams.streams.StreamsSettings;
 import dev.seams.truth.Groups;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -156,7 +157,7 @@ public final class StreamsProcess {
      */
     public synchronized void stop() {
         process.stop();
-        Groups.of(stand.admin()).removeAllMembers(Pipeline.STREAMS_GROUP);
+        Groups.of(stand.admin()).removeAllMembers(StreamsSettings.APPLICATION_ID);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.seams.stand;
 
+import dev.seams.truth.Futures;
 import java.util.Map;
 import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -32,7 +33,7 @@ public final class TopicAdmin {
      * @throws IllegalStateException if the broker refuses
      */
     public int increasePartitions(String topic, int total) {
-        int before = Topics.of(stand).partitionCount(topic);
+        int before = stand.topics().partitionCount(topic);
         if (before < total) {
             Futures.get(stand.admin().createPartitions(Map.of(topic, NewPartitions.increaseTo(total))).all(),
                     "cannot give " + topic + " " + total + " partitions");
@@ -46,6 +47,6 @@ public final class TopicAdmin {
      * @throws IllegalStateException if the broker refuses for another reason
      */
     public void ensureTopic(String topic, int partitions) {
-        Topics.of(stand).create(new NewTopic(topic, partitions, stand.replicationFactor()), true);
+        stand.topics().create(new NewTopic(topic, partitions, stand.replicationFactor()), true);
     }
 }

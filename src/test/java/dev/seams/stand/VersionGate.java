@@ -1,5 +1,6 @@
 package dev.seams.stand;
 
+import dev.seams.truth.ClickHouse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,5 @@
 package dev.seams.truth;
 
-import dev.seams.stand.ClickHouse;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

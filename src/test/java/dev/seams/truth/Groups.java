@@ -1,6 +1,5 @@
 package dev.seams.truth;
 
-import dev.seams.stand.Futures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

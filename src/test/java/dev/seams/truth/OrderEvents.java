@@ -1,6 +1,5 @@
 package dev.seams.truth;
 
-import dev.seams.stand.Topics;
 import dev.seams.wire.OrderEvent;
 import dev.seams.wire.TopicNames;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.seams.stand;
+package dev.seams.truth;
 
 import dev.seams.wire.CustomerTotals;
 import dev.seams.wire.TopicNames;
@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.WeakHashMap;
 import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
@@ -28,27 +29,29 @@ import org.apache.kafka.common.Uuid;
  *
  * <p>Read again from the beginning whenever what was read may no longer be in the log: the topic's id
  * changed (deleted and re-created, B10), its partitions changed, or a partition's log start offset moved
- * ({@code deleteRecords}, which {@link Injection#close()} uses to remove injected records), and after
+ * ({@code deleteRecords}, which {@code faults.Injection#close()} uses to remove injected records), and after
  * any failure (e.g. a record that is not a totals snapshot).
  */
 final class LatestSnapshots {
 
-    private static final Map<Stand, LatestSnapshots> BY_STAND = new WeakHashMap<>();
+    private static final Map<Admin, LatestSnapshots> BY_CLUSTER = new WeakHashMap<>();
     private static final Duration READ_TIMEOUT = Duration.ofMinutes(2);
 
-    private final Stand stand;
+    private final Admin admin;
+    private final String bootstrapServers;
     private Uuid topicId;
     private Map<TopicPartition, Long> logStart = Map.of();
     private final Map<TopicPartition, Long> next = new HashMap<>();
     private final Map<Long, CustomerTotals> latest = new TreeMap<>();
 
-    private LatestSnapshots(Stand stand) {
-        this.stand = stand;
+    private LatestSnapshots(Admin admin, String bootstrapServers) {
+        this.admin = admin;
+        this.bootstrapServers = bootstrapServers;
     }
 
-    /** @return the stand's reader (one per stand) */
-    static synchronized LatestSnapshots of(Stand stand) {
-        return BY_STAND.computeIfAbsent(stand, LatestSnapshots::new);
+    /** @return the cluster's reader (one per admin client, i.e. per stand) */
+    static synchronized LatestSnapshots of(Admin admin, String bootstrapServers) {
+        return BY_CLUSTER.computeIfAbsent(admin, a -> new LatestSnapshots(a, bootstrapServers));
     }
 
     /**
@@ -57,7 +60,7 @@ final class LatestSnapshots {
      */
     synchronized Map<Long, CustomerTotals> read() {
         try {
-            TopicDescription topic = stand.admin().describeTopics(List.of(TopicNames.CUSTOMER_TOTALS)).allTopicNames().get()
+            TopicDescription topic = admin.describeTopics(List.of(TopicNames.CUSTOMER_TOTALS)).allTopicNames().get()
                     .get(TopicNames.CUSTOMER_TOTALS);
             List<TopicPartition> partitions = topic.partitions().stream()
                     .map(p -> new TopicPartition(TopicNames.CUSTOMER_TOTALS, p.partition())).toList();
@@ -85,14 +88,14 @@ final class LatestSnapshots {
         partitions.forEach(tp -> request.put(tp, OffsetSpec.earliest()));
         Map<TopicPartition, Long> start = new HashMap<>();
         for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> en
-                : stand.admin().listOffsets(request).all().get().entrySet()) {
+                : admin.listOffsets(request).all().get().entrySet()) {
             start.put(en.getKey(), en.getValue().offset());
         }
         return start;
     }
 
     private void catchUp(List<TopicPartition> partitions) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Topics.readerProperties(stand, "read_committed"))) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Topics.readerProperties(bootstrapServers, "read_committed"))) {
             consumer.assign(partitions);
             for (TopicPartition tp : partitions) {
                 consumer.seek(tp, next.getOrDefault(tp, logStart.getOrDefault(tp, 0L)));

@@ -1,10 +1,11 @@
-package dev.seams.check;
+package dev.seams.faults;
 
+import dev.seams.check.Reconciliation;
+import dev.seams.fixture.StandContext;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.StandContext;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package dev.seams.stand;
+package dev.seams.truth;
 
 import com.clickhouse.client.api.Client;
 import com.clickhouse.client.api.ServerException;
@@ -6,7 +6,6 @@ import com.clickhouse.client.api.query.QueryResponse;
 import com.clickhouse.client.api.query.QuerySettings;
 import com.clickhouse.data.ClickHouseFormat;
 import dev.seams.sink.ClickHouseTarget;
-import dev.seams.truth.Totals;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -35,9 +34,12 @@ public final class ClickHouse {
         this.target = target;
     }
 
-    /** @return a reader for the stand's ClickHouse */
-    public static ClickHouse of(Stand stand) {
-        return new ClickHouse(stand.clickhouseTarget());
+    /**
+     * @param target the ClickHouse server, database and credentials (the stand's: {@code stand.clickhouseTarget()})
+     * @return a reader of that ClickHouse
+     */
+    public static ClickHouse of(ClickHouseTarget target) {
+        return new ClickHouse(target);
     }
 
     /** @return this reader with another connect and socket timeout per query (a sampler that must not hang on a frozen server) */

@@ -1,4 +1,4 @@
-package dev.seams.stand;
+package dev.seams.truth;
 
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;

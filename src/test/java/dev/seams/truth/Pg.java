@@ -1,7 +1,6 @@
-package dev.seams.stand;
+package dev.seams.truth;
 
 import dev.seams.seed.OrderSeeder;
-import dev.seams.truth.Totals;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -16,21 +15,24 @@ import java.util.TreeMap;
 /** The source of truth, read at the moment of the call (docs/claims.md: "Matches PG" is per customer, to the cent). */
 public final class Pg {
 
-    private final Stand stand;
+    private final PgConnections source;
 
-    private Pg(Stand stand) {
-        this.stand = stand;
+    private Pg(PgConnections source) {
+        this.source = source;
     }
 
-    /** @return the stand's PostgreSQL */
-    public static Pg of(Stand stand) {
-        return new Pg(stand);
+    /**
+     * @param source opens connections to the source database (the stand's: {@code stand::pg})
+     * @return a reader of that database's truth
+     */
+    public static Pg of(PgConnections source) {
+        return new Pg(source);
     }
 
     /** @return customer id → (count(*), sum(amount)) of {@code orders} */
     public Map<Long, Totals> truth() {
         Map<Long, Totals> result = new TreeMap<>();
-        try (Connection c = stand.pg(); Statement st = c.createStatement();
+        try (Connection c = source.open(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT customer_id, count(*), sum(amount) FROM orders GROUP BY customer_id")) {
             while (rs.next()) {
                 result.put(rs.getLong(1), new Totals(rs.getLong(2), rs.getBigDecimal(3)));
@@ -47,7 +49,7 @@ public final class Pg {
      */
     public java.util.NavigableMap<Long, OrderSeeder.Order> orders() {
         java.util.NavigableMap<Long, OrderSeeder.Order> result = new TreeMap<>();
-        try (Connection c = stand.pg(); Statement st = c.createStatement();
+        try (Connection c = source.open(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT order_id, customer_id, amount FROM orders")) {
             while (rs.next()) {
                 result.put(rs.getLong(1), new OrderSeeder.Order(rs.getLong(1), rs.getLong(2), rs.getBigDecimal(3)));
@@ -60,7 +62,7 @@ public final class Pg {
 
     /** @return {@code count(*)} of orders with order_id in [firstId, lastId] */
     public long countBetween(long firstId, long lastId) {
-        try (Connection c = stand.pg(); Statement st = c.createStatement();
+        try (Connection c = source.open(); Statement st = c.createStatement();
              ResultSet rs = st.executeQuery("SELECT count(*) FROM orders WHERE order_id BETWEEN " + firstId + " AND " + lastId)) {
             rs.next();
             return rs.getLong(1);
@@ -77,7 +79,7 @@ public final class Pg {
      * @throws IllegalStateException if PostgreSQL refuses it
      */
     public int execute(String sql) {
-        try (Connection c = stand.pg(); Statement st = c.createStatement()) {
+        try (Connection c = source.open(); Statement st = c.createStatement()) {
             return st.executeUpdate(sql);
         } catch (SQLException e) {
             throw new IllegalStateException("PostgreSQL refused: " + sql, e);
@@ -89,7 +91,7 @@ public final class Pg {
      * @return PostgreSQL's refusal as {@code SQLSTATE: message}, or null if it ran the statement
      */
     public String refusal(String sql) {
-        try (Connection c = stand.pg(); Statement st = c.createStatement()) {
+        try (Connection c = source.open(); Statement st = c.createStatement()) {
             st.execute(sql);
             return null;
         } catch (SQLException e) {
@@ -104,7 +106,7 @@ public final class Pg {
      */
     public List<Long> longs(String sql) {
         List<Long> result = new ArrayList<>();
-        try (Connection c = stand.pg(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Connection c = source.open(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             while (rs.next()) {
                 result.add(rs.getLong(1));
             }
@@ -122,7 +124,7 @@ public final class Pg {
      * @throws IllegalStateException if PostgreSQL refuses it
      */
     public long insertOrder(long customerId, BigDecimal amount) {
-        try (Connection c = stand.pg();
+        try (Connection c = source.open();
              PreparedStatement insert = c.prepareStatement(
                      "INSERT INTO orders (customer_id, amount) VALUES (?, ?) RETURNING order_id")) {
             insert.setLong(1, customerId);
@@ -143,7 +145,7 @@ public final class Pg {
      * @throws IllegalStateException if PostgreSQL refuses the query (e.g. no such table)
      */
     public String replicaIdentity(String table) {
-        try (Connection c = stand.pg();
+        try (Connection c = source.open();
              PreparedStatement query = c.prepareStatement("SELECT CASE relreplident WHEN 'd' THEN 'DEFAULT' WHEN 'f' THEN 'FULL' "
                      + "WHEN 'n' THEN 'NOTHING' ELSE 'INDEX' END FROM pg_class WHERE oid = ?::regclass")) {
             query.setString(1, table);
@@ -162,7 +164,7 @@ public final class Pg {
      *     is allowed)
      */
     public List<String> checkConstraints(String table) {
-        try (Connection c = stand.pg();
+        try (Connection c = source.open();
              PreparedStatement query = c.prepareStatement("SELECT conname || ': ' || pg_get_constraintdef(oid) FROM pg_constraint "
                      + "WHERE contype = 'c' AND conrelid = ?::regclass ORDER BY conname")) {
             query.setString(1, table);
@@ -180,7 +182,7 @@ public final class Pg {
 
     /** Inserts deterministic orders ({@link OrderSeeder}); @return them with their ids */
     public List<OrderSeeder.Order> seed(int count, int customers, long seed) {
-        try (Connection c = stand.pg()) {
+        try (Connection c = source.open()) {
             return OrderSeeder.seed(c, count, customers, seed);
         } catch (SQLException e) {
             throw new IllegalStateException("cannot seed orders", e);
@@ -199,7 +201,7 @@ public final class Pg {
 
     /** @return the server's version, e.g. {@code 15.14} */
     public String version() {
-        try (Connection c = stand.pg(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW server_version")) {
+        try (Connection c = source.open(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SHOW server_version")) {
             rs.next();
             return rs.getString(1);
         } catch (SQLException e) {

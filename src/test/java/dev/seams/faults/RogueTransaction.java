@@ -1,4 +1,4 @@
-package dev.seams.load;
+package dev.seams.faults;
 
 import dev.seams.stand.JvmProcess;
 import java.nio.charset.StandardCharsets;

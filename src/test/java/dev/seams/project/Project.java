@@ -1,4 +1,4 @@
-package dev.seams.report;
+package dev.seams.project;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

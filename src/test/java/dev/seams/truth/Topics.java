@@ -1,9 +1,8 @@
-package dev.seams.stand;
+package dev.seams.truth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.lag.LagProbe;
-import dev.seams.truth.Totals;
 import dev.seams.wire.CustomerTotals;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -38,19 +37,25 @@ public final class Topics {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Stand stand;
+    private final Admin admin;
+    private final String bootstrapServers;
 
-    private Topics(Stand stand) {
-        this.stand = stand;
+    private Topics(Admin admin, String bootstrapServers) {
+        this.admin = admin;
+        this.bootstrapServers = bootstrapServers;
     }
 
-    /** @return broker facts of the stand's Kafka */
-    public static Topics of(Stand stand) {
-        return new Topics(stand);
+    /**
+     * @param admin            an admin client of the cluster (the stand's: {@code admin}); not closed here
+     * @param bootstrapServers the cluster's bootstrap servers as seen from this host, for the readers and producers made here
+     * @return broker facts of that cluster
+     */
+    public static Topics of(Admin admin, String bootstrapServers) {
+        return new Topics(admin, bootstrapServers);
     }
 
     private List<TopicPartition> partitions(String topic) {
-        return Futures.get(stand.admin().describeTopics(List.of(topic)).allTopicNames(), "cannot describe " + topic)
+        return Futures.get(admin.describeTopics(List.of(topic)).allTopicNames(), "cannot describe " + topic)
                 .get(topic).partitions().stream().map(p -> new TopicPartition(topic, p.partition())).toList();
     }
 
@@ -63,7 +68,7 @@ public final class Topics {
     private Map<TopicPartition, Long> latestOffsets(String topic, IsolationLevel isolation) {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
         partitions(topic).forEach(tp -> request.put(tp, OffsetSpec.latest()));
-        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result = Futures.get(stand.admin()
+        Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result = Futures.get(admin
                 .listOffsets(request, new ListOffsetsOptions(isolation)).all(), "cannot list the offsets of " + topic + " (" + isolation + ")");
         Map<TopicPartition, Long> offsets = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
         result.forEach((tp, info) -> offsets.put(tp, info.offset()));
@@ -84,7 +89,7 @@ public final class Topics {
     public void create(NewTopic topic, boolean existingOk) {
         boolean existed = false;
         try {
-            Futures.get(stand.admin().createTopics(List.of(topic)).all(), "cannot create topic " + topic.name());
+            Futures.get(admin.createTopics(List.of(topic)).all(), "cannot create topic " + topic.name());
         } catch (IllegalStateException e) {
             if (!(existingOk && e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)) {
                 throw e;
@@ -152,7 +157,7 @@ public final class Topics {
 
     /** @return the lag probe of the stand's cluster */
     public LagProbe lagProbe() {
-        return new LagProbe(stand.admin(), stand.bootstrapServers());
+        return new LagProbe(admin, bootstrapServers);
     }
 
     /**
@@ -162,7 +167,7 @@ public final class Topics {
     public void resetGroup(String group, Map<TopicPartition, Long> offsets) {
         Map<TopicPartition, OffsetAndMetadata> request = new HashMap<>();
         offsets.forEach((tp, o) -> request.put(tp, new OffsetAndMetadata(o)));
-        Futures.get(stand.admin().alterConsumerGroupOffsets(group, request).all(), "cannot reset group " + group);
+        Futures.get(admin.alterConsumerGroupOffsets(group, request).all(), "cannot reset group " + group);
     }
 
     /**
@@ -180,9 +185,9 @@ public final class Topics {
      * @param isolation {@code read_committed} or {@code read_uncommitted}
      * @return the properties of a reader of the stand's topics: byte-array key and value, no group, no auto-commit
      */
-    static Properties readerProperties(Stand stand, String isolation) {
+    static Properties readerProperties(String bootstrapServers, String isolation) {
         Properties props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stand.bootstrapServers());
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -196,7 +201,7 @@ public final class Topics {
      */
     public KafkaProducer<byte[], byte[]> producer(String transactionalId) {
         Map<String, Object> config = new HashMap<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stand.bootstrapServers(),
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName(),
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName()));
         if (transactionalId != null) {
@@ -218,7 +223,7 @@ public final class Topics {
      * @throws IllegalStateException at a record that is not a totals snapshot
      */
     public Map<Long, CustomerTotals> latestSnapshots() {
-        return LatestSnapshots.of(stand).read();
+        return LatestSnapshots.of(admin, bootstrapServers).read();
     }
 
     /** @return {@link #latestSnapshots()} as (orders, total) per customer: what ds-streams currently says each customer's totals are */
@@ -262,7 +267,7 @@ public final class Topics {
      */
     public Map<TopicPartition, Long> committed(String group, String topic) {
         Map<TopicPartition, Long> offsets = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
-        Futures.get(stand.admin().listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(),
+        Futures.get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata(),
                 "cannot read the committed offsets of " + group).forEach((tp, om) -> {
                     if (tp.topic().equals(topic) && om != null) {
                         offsets.put(tp, om.offset());
@@ -282,7 +287,7 @@ public final class Topics {
     public long readFrom(String topic, String isolation, Map<TopicPartition, Long> from,
                          Consumer<ConsumerRecord<byte[], byte[]>> each) {
         long count = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readerProperties(stand, isolation))) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readerProperties(bootstrapServers, isolation))) {
             List<TopicPartition> partitions = partitions(topic);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);

@@ -1,4 +1,4 @@
-package dev.seams.stand;
+package dev.seams.truth;
 
 import dev.seams.wire.DeadLetters;
 import dev.seams.wire.TopicNames;

@@ -1,10 +1,16 @@
-package dev.seams.stand;
+package dev.seams.faults;
 
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seams.fixture.Pipeline;
 import dev.seams.sink.SinkOptions;
+import dev.seams.stand.Stand;
+import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Futures;
+import dev.seams.truth.Pg;
+import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
 import dev.seams.wire.TopicNames;
 import java.io.IOException;
@@ -66,7 +72,7 @@ public final class Injection implements AutoCloseable {
 
     private Injection(Stand stand) {
         this.stand = stand;
-        this.topics = Topics.of(stand);
+        this.topics = stand.topics();
         Properties props = new Properties();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stand.bootstrapServers());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -199,7 +205,7 @@ public final class Injection implements AutoCloseable {
         if (injected.isEmpty()) {
             return;
         }
-        ClickHouse ch = ClickHouse.of(stand);
+        ClickHouse ch = ClickHouse.of(stand.clickhouseTarget());
         for (String table : List.of("raw_totals", "customer_totals")) {
             String kept = table + "_without_injected";
             ch.execute("DROP TABLE IF EXISTS " + kept);
