@@ -18,6 +18,7 @@ import static dev.seams.it.DeadLetterEvidence.utf8;
 
 import dev.seams.cli.ExitStatus;
 import dev.seams.faults.Injection;
+import dev.seams.fixture.SinkCli;
 import dev.seams.fixture.StandContext;
 import dev.seams.it.DeadLetterEvidence.SinkSide;
 import dev.seams.report.Anomaly;
@@ -27,7 +28,6 @@ import dev.seams.report.FaultNotObservedException;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.SinkCli;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Totals;

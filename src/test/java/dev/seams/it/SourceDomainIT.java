@@ -2,6 +2,7 @@ package dev.seams.it;
 
 import dev.seams.check.Reconciliation;
 import dev.seams.fixture.StandContext;
+import dev.seams.load.TopicAdmin;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
@@ -10,7 +11,6 @@ import dev.seams.sink.CustomerRange;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Stand;
-import dev.seams.stand.TopicAdmin;
 import dev.seams.truth.Pg;
 import dev.seams.truth.Rejection;
 import dev.seams.truth.Topics;

@@ -1,5 +1,6 @@
-package dev.seams.stand;
+package dev.seams.load;
 
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.Futures;
 import java.util.Map;
 import org.apache.kafka.clients.admin.NewPartitions;
@@ -11,14 +12,14 @@ import org.apache.kafka.clients.admin.NewTopic;
  */
 public final class TopicAdmin {
 
-    private final Stand stand;
+    private final Endpoints stand;
 
-    private TopicAdmin(Stand stand) {
+    private TopicAdmin(Endpoints stand) {
         this.stand = stand;
     }
 
     /** @return the admin of the stand's topics */
-    public static TopicAdmin of(Stand stand) {
+    public static TopicAdmin of(Endpoints stand) {
         return new TopicAdmin(stand);
     }
 
@@ -42,7 +43,7 @@ public final class TopicAdmin {
     }
 
     /**
-     * Creates a topic with the stand's replication factor ({@link Stand#replicationFactor()}) unless it exists (the sinks never create topics).
+     * Creates a topic with the stand's replication factor ({@link Endpoints#replicationFactor()}) unless it exists (the sinks never create topics).
      *
      * @throws IllegalStateException if the broker refuses for another reason
      */

@@ -1,8 +1,7 @@
-package dev.seams.stand;
+package dev.seams.truth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
