@@ -78,6 +78,17 @@ class FreshnessIT {
     @Claim(id = "B6", title = "Freshness", exercises = {"streams/TotalsTopology", "sink/Sink", "consumer/PollSession",
             "containers/debezium/orders-connector.json"})
     void b6Freshness(ClaimEvidence e, StandContext s) throws Exception {
+        // given: the pipeline settled, customer_totals FINAL = PG (the base of every latency)
+        Map<TopicPartition, Long> changelogMark = given(s);
+        // when: one order per transaction at a steady rate while the sink runs continuously and FINAL is polled
+        Visibility visibility = new Visibility(s.pg().truth());
+        Measured measured = load(s, visibility);
+        // then: every committed order visible; latency percentiles; p99 within its regression bound; FINAL = PG
+        record(e, s, visibility, measured, changelogMark);
+    }
+
+    /** @return customer.totals' end offsets once the pipeline settled and the sink wrote everything from the start */
+    private static Map<TopicPartition, Long> given(StandContext s) {
         Stand stand = s.stand();
         ClickHouse ch = s.ch();
         s.settle();
@@ -85,9 +96,21 @@ class FreshnessIT {
         s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
         Reconciliation before = Reconciliation.customerTotalsFinal(stand);
         assertThat(before.matches()).as("before the load, FINAL vs PG (the base of every latency): %s", before.describe()).isTrue();
-        Map<TopicPartition, Long> changelogMark = s.topics().endOffsets(TopicNames.CUSTOMER_TOTALS);
+        return s.topics().endOffsets(TopicNames.CUSTOMER_TOTALS);
+    }
 
-        Visibility visibility = new Visibility(s.pg().truth());
+    /**
+     * What the load measured.
+     *
+     * @param summary     the continuous sink's summary
+     * @param loadSeconds from the load's start to its last commit
+     */
+    private record Measured(SinkSummary summary, double loadSeconds) {
+    }
+
+    private static Measured load(StandContext s, Visibility visibility) throws Exception {
+        Stand stand = s.stand();
+        ClickHouse ch = s.ch();
         ExecutorService sinkThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "b6-sink"));
         ScheduledExecutorService loader = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "b6-loader"));
         AtomicReference<Exception> loadFailure = new AtomicReference<>();
@@ -129,6 +152,13 @@ class FreshnessIT {
             loader.shutdownNow();
             sinkThread.shutdownNow();
         }
+        return new Measured(summary, loadSeconds);
+    }
+
+    private static void record(ClaimEvidence e, StandContext s, Visibility visibility, Measured measured,
+                               Map<TopicPartition, Long> changelogMark) {
+        SinkSummary summary = measured.summary();
+        double loadSeconds = measured.loadSeconds();
         long changelogOfTheLoad = s.topics().recordsSince(TopicNames.CUSTOMER_TOTALS, "read_committed", changelogMark).size();
         long committedInPg = visibility.orderIds().stream().filter(s.pg().orders()::containsKey).count();
 
@@ -164,7 +194,7 @@ class FreshnessIT {
         e.check("sink_insert_errors", summary.insertErrors()).isZero("failed ClickHouse inserts during the load");
         e.check("sink_inserted", summary.inserted()).isEqualTo(changelogOfTheLoad,
                 "the continuous sink inserted every changelog record ds-streams committed during the load");
-        Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL after the load");
+        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL after the load");
         e.table("Latency percentiles, PG commit → customer_totals FINAL (HdrHistogram, ms)", List.of("percentile", "ms"), List.of(
                 List.of("50", p50), List.of("90", histogram.getValueAtPercentile(90)), List.of("99", p99),
                 List.of("max", max)));

@@ -4,13 +4,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seams.check.LagSampler;
 import dev.seams.check.Reconciliation;
-import dev.seams.check.SnapshotSequence;
 import dev.seams.faults.Fault;
-import dev.seams.faults.FaultSchedule.Shot;
 import dev.seams.faults.FaultSchedule;
-import dev.seams.faults.LoadDriver;
 import dev.seams.faults.ProcessKill;
-import dev.seams.faults.TransactionKill;
 import dev.seams.fixture.Pipeline;
 import dev.seams.fixture.StandContext;
 import dev.seams.lag.LagProbe;
@@ -30,8 +26,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.function.DoubleSupplier;
 import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
@@ -206,106 +200,12 @@ class LagIT {
     @Claim(id = "G14", variant = "3 kills under load", title = "Recovery after kill -9, repeated at 10/50/90% of a 3,000-change load",
             exercises = {"streams/StreamsApp", "cli/StreamsCommand", "streams/StreamsSettings", "streams/TotalsTopology", "sink/Sink"})
     void g14RepeatedKillsUnderLoad(ClaimEvidence e, StandContext s) throws Exception {
-        Stand stand = s.stand();
-        Topics topics = s.topics();
-        LagProbe probe = topics.lagProbe();
-        // the kills halt ds-streams at a point of its code (faults/TransactionKill): it runs with its debugger agent
-        stand.streams().container().withDebugAgent(true);
-        stand.streams().stop();
-        stand.streams().start();
-        s.settle();
-        s.sink(SinkMode.TOTALS, o -> o);
-        Map<TopicPartition, Long> totalsStart = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
-        Map<Long, Long> versionsBefore = new TreeMap<>();   // settled: every committed snapshot lies before totalsStart
-        topics.latestSnapshots().forEach((customer, t) -> versionsBefore.put(customer, t.version()));
-        OrderLoad load = OrderLoad.plan(LOAD_CHANGES, 5, 50_000, OrderLoad.Mix.REAL);
-        OrderLoad.Expected expected = load.expected();
-        long committedStart = sum(topics.committed(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS));
-        DoubleSupplier inputProgress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)) - committedStart)
-                / (double) load.size();
-
-        List<Shot<StreamsKills.StreamsKill>> kills;
-        int total;
-        try (LagSampler sampler = new LagSampler(stand, 500);
-             LoadDriver loader = LoadDriver.start(stand, load, LOAD_BATCH, LOAD_RATE)) {
-            // the load applied at a steady rate by its own thread, the points are of the load Debezium published:
-            // Debezium and ds-streams work through it while the kills land, also the one at 90 % (Kafka's Streams EOS
-            // system test pattern). Scheduled on ds-streams' committed input instead, a point after a restart landed
-            // 10 points late or more: the first commit after the restore takes the whole backlog at once.
-            long eventsStart = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
-            // what ds-streams can work on: Debezium publishes in bursts, so a point of the load committed in PG met
-            // ds-streams idle (measured: load 93 %, output 89 %, input lag 0, nothing open)
-            DoubleSupplier published = () -> (topics.totalEndOffset(TopicNames.ORDERS_EVENTS) - eventsStart) / (double) load.size();
-            kills = FaultSchedule.atProgress(published, 0.1, 0.5, 0.9).run(target -> {
-                double at = inputProgress.getAsDouble();
-                long lag = probe.totalLag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS);
-                // it waits for a transaction open on customer.totals only as long as the load stays within its point's
-                // ±5 points (0.5 s spare: the look at the broker and the kill itself take a moment)
-                double secondsLeft = (target + FaultSchedule.TOLERANCE - published.getAsDouble()) * load.size() / LOAD_RATE - 0.5;
-                Duration within = Duration.ofMillis(Math.max(300, Math.min(StreamsKills.OPEN_TRANSACTION_WAIT.toMillis(), (long) (secondsLeft * 1000))));
-                TransactionKill.Result killed = TransactionKill.kill(stand.streams(), topics, TopicNames.CUSTOMER_TOTALS, within);
-                double landed = published.getAsDouble();   // the kill may wait for an open transaction: where the load was when it struck
-                sampler.mark("kill -9 at " + FaultSchedule.percent(landed));
-                boolean openBefore = killed.frozenMidTransaction();
-                int exit = killed.exit();
-                Map<TopicPartition, Long> stable = topics.lastStableOffsets(TopicNames.CUSTOMER_TOTALS);
-                Map<TopicPartition, long[]> openTotals = topics.openTransactions(TopicNames.CUSTOMER_TOTALS);
-                Map<TopicPartition, long[]> openRepartition = topics.openTransactions(Pipeline.REPARTITION_TOPIC);
-                sampler.mark("restart");
-                stand.streams().start();
-                return new StreamsKills.StreamsKill(landed, at, lag, openBefore, stable, openTotals, openRepartition, exit,
-                        stand.streams().logText().contains("TaskCorruptedException"));
-            });
-            OrderLoad.Applied applied = loader.await(Duration.ofMinutes(5));
-            total = (int) applied.changes();
-            e.figure("load", applied.inserted() + " inserts, " + applied.updatedAmount() + " amount updates, " + applied.moved()
-                    + " moves, " + applied.deleted() + " deletes");
-            s.settle();
-            sampler.mark("settled");
-            sampler.writeChart(Project.root().resolve("reports/g14-repeated-lag.svg"),
-                    "G14 repeated: three kill -9 while ds-streams works through " + total + " changes");
-        }
-        e.chart("g14-repeated-lag.svg", "Lag over time, three kills under load");
-
-        SnapshotSequence committed = SnapshotSequence.read(topics, totalsStart, versionsBefore, expected.versionSteps(), COMMITTED);
-        SnapshotSequence uncommitted = SnapshotSequence.read(topics, totalsStart, versionsBefore, expected.versionSteps(), UNCOMMITTED);
-        StreamsKills.Changelog changelog = StreamsKills.changelogSince(topics, totalsStart);
-        long rawBefore = s.ch().scalar("SELECT count() FROM raw_totals");
-        SinkSummary drain = s.sink(SinkMode.TOTALS, o -> o);
-
-        List<List<Object>> rows = new ArrayList<>();
-        for (Shot<StreamsKills.StreamsKill> shot : kills) {
-            double output = changelog.committedBelow(shot.result().totalsStable()) / (double) expected.snapshots();
-            StreamsKills.recordKill(e.part("kill -9 " + shot.label()), shot, output, changelog.aborted(), s);
-            StreamsKills.StreamsKill k = shot.result();
-            rows.add(List.of(FaultSchedule.percent(shot.target()), FaultSchedule.percent(k.loadProgress()),
-                    FaultSchedule.percent(k.inputProgress()), FaultSchedule.percent(output),
-                    k.inputLag(), k.openBefore() ? "yes" : "no",
-                    k.openTransaction() ? "yes (" + (k.openTotals().size() + k.openRepartition().size()) + ")" : "no", k.exit(), k.corrupted()));
-        }
-        e.table("Kills (each its own entry G14[kill -9 @N%])", List.of("target", "load published to orders.events at kill",
-                "input progress at kill", "output progress at kill",
-                "input lag at kill", "customer.totals transaction open when killed", "open transaction after the kill (partitions LSO < HW)",
-                "exit status", "TaskCorruptedException"), rows);
-        e.check("changelog_records_read_committed", committed.records()).isEqualTo(expected.snapshots(),
-                "committed snapshots = one per change, two per move (one per customer)");
-        e.anomaly(Anomaly.DUPLICATE, e.figure("read_committed_duplicate_snapshots", committed.duplicate()));
-        e.anomaly(Anomaly.LOST, e.figure("read_committed_lost_version_steps", committed.lost()));
-        e.anomaly(Anomaly.WRONG_VALUE, e.figure("read_committed_extra_version_steps", committed.extra()));
-        e.figure("aborted_records_in_log", (long) changelog.aborted().size());
-        e.negativeControl("read_uncommitted_twin_duplicate_snapshots", uncommitted.duplicate(), Anomaly.ABORTED_READ,
-                "a read_uncommitted reader of the same log sees the aborted transactions' snapshots");
-        e.figure("drain_summary", drain.line());
-        e.check("drain_inserted", drain.inserted()).isEqualTo(committed.records(), "the sink inserts exactly the committed records");
-        e.check("raw_totals_added", s.ch().scalar("SELECT count() FROM raw_totals") - rawBefore).isEqualTo(committed.records(),
-                "raw_totals rows added by the drain = committed changelog records");
-        e.anomaly(Anomaly.ABORTED_READ, e.figure("aborted_records_in_clickhouse", StreamsKills.abortedInClickHouse(s, changelog.aborted())));
-        Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL after the load and the drain");
-        e.note("Per change: every change of the load (inserts, amount updates, moves, deletes) must advance its customers' "
-                + "snapshot versions by exactly the aggregate applications it implies, and no (customer, version) may be written "
-                + "twice in the read_committed changelog. The read_uncommitted twin reads the same log including the "
-                + changelog.aborted().size() + " records of transactions the kills aborted, and sees " + uncommitted.duplicate()
-                + " (customer, version) pairs twice — what a read_uncommitted sink would have inserted.");
+        // given: ds-streams with its debugger agent (the kills halt it at a point of its code), settled and drained
+        RepeatedKills.Baseline before = RepeatedKills.given(s, OrderLoad.plan(LOAD_CHANGES, 5, 50_000, OrderLoad.Mix.REAL));
+        // when: kill -9 at 10/50/90 % of the load Debezium published, each restarted at once
+        RepeatedKills.UnderLoad run = RepeatedKills.when(e, s, before, LOAD_BATCH, LOAD_RATE);
+        // then: the read_committed changelog holds every change once; the sink drains exactly it; FINAL = PG
+        RepeatedKills.then(e, s, before, run);
     }
 
     /** Waits on the broker's own offsets ({@link Topics#lag}), not on the probe that G13 checks. */

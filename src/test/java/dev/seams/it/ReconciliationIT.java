@@ -52,54 +52,25 @@ class ReconciliationIT {
         ClickHouse ch = s.ch();
         Topics topics = s.topics();
         s.settle();
+        // given: a load of real changes carried through the pipeline
         long eventsBefore = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
         Map<TopicPartition, Long> totalsMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
         OrderLoad.Applied applied = OrderLoad.plan(LOAD, 5, 808, OrderLoad.Mix.REAL).apply(stand, BATCH, done -> { });
         s.settle();
         long loadEvents = topics.totalEndOffset(TopicNames.ORDERS_EVENTS) - eventsBefore;
+        // when: the views written from the start (totals once, the per-order view twice), reconciled key by key
         ch.truncate("raw_totals", "customer_totals", "order_counts_raw", "order_dedup");
         Map<TopicPartition, Long> dlqMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ);
         SinkSummary totals = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
         List<Rejection> rejected = Rejection.since(topics, TopicNames.CUSTOMER_TOTALS_DLQ, dlqMark);
-        SinkSummary orders;
-        SinkSummary replay;
         NavigableMap<Long, OrderSeeder.Order> pgOrders = s.pg().orders();
-        Reconciliation twin;
-        // the twin reads order_dedup as the two runs wrote it: a background merge between the replay and the read would
-        // collapse the copies it must count (a run right after another claim's writes met one: duplicates 0)
-        ch.execute("SYSTEM STOP MERGES order_dedup");
-        try {
-            orders = s.sink(SinkMode.DEDUP_DEMO, o -> o.withFromStart(true));
-            replay = s.sink(SinkMode.DEDUP_DEMO, o -> o.withFromStart(true));
-            twin = Reconciliation.orders(pgOrders, Reconciliation.orderRows(ch, Reconciliation.liveOrders("order_dedup", false)));
-        } finally {
-            ch.execute("SYSTEM START MERGES order_dedup");
-        }
+        Runs runs = runOrdersTwice(s, pgOrders);
         Reconciliation customers = Reconciliation.customerTotalsFinal(stand);
         Reconciliation byOrder = Reconciliation.orders(pgOrders, Reconciliation.orderRows(ch, Reconciliation.ORDER_DEDUP_FINAL));
-
-        // one fault of each class on scratch copies: the checker must name exactly those keys
-        List<Long> ids = new ArrayList<>(pgOrders.keySet());
-        long lostId = ids.get(0);
-        long duplicateId = ids.get(1);
-        long wrongId = ids.get(2);
-        ch.execute("DROP TABLE IF EXISTS b8_orders");
-        ch.execute("CREATE TABLE b8_orders AS order_dedup");
-        ch.execute("INSERT INTO b8_orders SELECT * FROM order_dedup FINAL WHERE order_id NOT IN (" + lostId + ", " + wrongId + ")");
-        ch.execute("INSERT INTO b8_orders SELECT * FROM order_dedup FINAL WHERE order_id = " + duplicateId);
-        ch.execute("INSERT INTO b8_orders (order_id, customer_id, amount, version) SELECT order_id, customer_id, "
-                + "amount + toDecimal64(1, 2), version FROM order_dedup FINAL WHERE order_id = " + wrongId);
-        Reconciliation faultyOrders = Reconciliation.orders(pgOrders, Reconciliation.orderRows(ch, Reconciliation.liveOrders("b8_orders", false)));
-        ch.execute("DROP TABLE IF EXISTS b8_customers");
-        ch.execute("CREATE TABLE b8_customers AS customer_totals");
-        ch.execute("INSERT INTO b8_customers SELECT * FROM customer_totals FINAL WHERE customer_id NOT IN (1, 2, 3)");
-        ch.execute("INSERT INTO b8_customers (customer_id, orders, total, version) SELECT customer_id, toUInt64(orders - 1), total, "
-                + "version FROM customer_totals FINAL WHERE customer_id = 2");
-        ch.execute("INSERT INTO b8_customers (customer_id, orders, total, version) SELECT customer_id, orders, "
-                + "total + toDecimal64(0.01, 2), version FROM customer_totals FINAL WHERE customer_id = 3");
-        Reconciliation faultyCustomers = Reconciliation.customers(s.pg().truth(),
-                Reconciliation.customerRows(ch, "SELECT customer_id, orders, toString(total) FROM b8_customers FINAL"));
-
+        // then: FINAL = PG per customer and per order, and the checker names exactly the faults injected into copies
+        SinkSummary orders = runs.orders();
+        SinkSummary replay = runs.replay();
+        Reconciliation twin = runs.twin();
         e.figure("load", applied.inserted() + " inserts, " + applied.updatedAmount() + " amount updates, " + applied.moved()
                 + " moves, " + applied.deleted() + " deletes");
         if (applied.updatedAmount() == 0 || applied.moved() == 0 || applied.deleted() == 0) {
@@ -130,6 +101,65 @@ class ReconciliationIT {
         byOrder.record(e, "PostgreSQL vs the per-order view (order_dedup FINAL)");
         e.negativeControl("raw_twin_duplicate_order_ids", twin.duplicate(), Anomaly.DUPLICATE,
                 "PG order ids found more than once in order_dedup read without FINAL (every event was delivered twice)");
+        detectorCheck(e, s, pgOrders);
+        e.note("The dedup-demo sink read orders.events from the start twice, so every order event was delivered twice: "
+                + "order_dedup physically holds each order_id at least twice (its merges stopped from the first run to the "
+                + "read; negative control: the checker on the rows without FINAL counts " + twin.duplicate()
+                + " duplicate order ids), FINAL once.");
+    }
+
+    /**
+     * The per-order view's two runs.
+     *
+     * @param orders the dedup-demo sink's first run from the start
+     * @param replay its second run from the start: every order event delivered again
+     * @param twin   order_dedup read without FINAL after both (the negative control: every order twice)
+     */
+    private record Runs(SinkSummary orders, SinkSummary replay, Reconciliation twin) {
+    }
+
+    private static Runs runOrdersTwice(StandContext s, NavigableMap<Long, OrderSeeder.Order> pgOrders) {
+        ClickHouse ch = s.ch();
+        SinkSummary orders;
+        SinkSummary replay;
+        Reconciliation twin;
+        // the twin reads order_dedup as the two runs wrote it: a background merge between the replay and the read would
+        // collapse the copies it must count (a run right after another claim's writes met one: duplicates 0)
+        ch.execute("SYSTEM STOP MERGES order_dedup");
+        try {
+            orders = s.sink(SinkMode.DEDUP_DEMO, o -> o.withFromStart(true));
+            replay = s.sink(SinkMode.DEDUP_DEMO, o -> o.withFromStart(true));
+            twin = Reconciliation.orders(pgOrders, Reconciliation.orderRows(ch, Reconciliation.liveOrders("order_dedup", false)));
+        } finally {
+            ch.execute("SYSTEM START MERGES order_dedup");
+        }
+        return new Runs(orders, replay, twin);
+    }
+
+    /** One fault of each class on scratch copies of the views: the checker must name exactly those keys. */
+    private static void detectorCheck(ClaimEvidence e, StandContext s, NavigableMap<Long, OrderSeeder.Order> pgOrders) {
+        ClickHouse ch = s.ch();
+        List<Long> ids = new ArrayList<>(pgOrders.keySet());
+        long lostId = ids.get(0);
+        long duplicateId = ids.get(1);
+        long wrongId = ids.get(2);
+        ch.execute("DROP TABLE IF EXISTS b8_orders");
+        ch.execute("CREATE TABLE b8_orders AS order_dedup");
+        ch.execute("INSERT INTO b8_orders SELECT * FROM order_dedup FINAL WHERE order_id NOT IN (" + lostId + ", " + wrongId + ")");
+        ch.execute("INSERT INTO b8_orders SELECT * FROM order_dedup FINAL WHERE order_id = " + duplicateId);
+        ch.execute("INSERT INTO b8_orders (order_id, customer_id, amount, version) SELECT order_id, customer_id, "
+                + "amount + toDecimal64(1, 2), version FROM order_dedup FINAL WHERE order_id = " + wrongId);
+        Reconciliation faultyOrders = Reconciliation.orders(pgOrders, Reconciliation.orderRows(ch, Reconciliation.liveOrders("b8_orders", false)));
+        ch.execute("DROP TABLE IF EXISTS b8_customers");
+        ch.execute("CREATE TABLE b8_customers AS customer_totals");
+        ch.execute("INSERT INTO b8_customers SELECT * FROM customer_totals FINAL WHERE customer_id NOT IN (1, 2, 3)");
+        ch.execute("INSERT INTO b8_customers (customer_id, orders, total, version) SELECT customer_id, toUInt64(orders - 1), total, "
+                + "version FROM customer_totals FINAL WHERE customer_id = 2");
+        ch.execute("INSERT INTO b8_customers (customer_id, orders, total, version) SELECT customer_id, orders, "
+                + "total + toDecimal64(0.01, 2), version FROM customer_totals FINAL WHERE customer_id = 3");
+        Reconciliation faultyCustomers = Reconciliation.customers(s.pg().truth(),
+                Reconciliation.customerRows(ch, "SELECT customer_id, orders, toString(total) FROM b8_customers FINAL"));
+
         e.check("injected_order_faults_found", keys(faultyOrders)).isEqualTo(List.of("order " + duplicateId + " duplicate",
                 "order " + lostId + " lost", "order " + wrongId + " wrong_value").stream().sorted().toList().toString(),
                 "the checker on a copy of the view that loses one order, repeats one and changes one amount by 1.00");
@@ -138,10 +168,6 @@ class ReconciliationIT {
                 "the checker on a copy of customer_totals that loses customer 1, puts customer 2 one order behind, customer 3 a cent off");
         e.table("Detector check: one injected fault per class on scratch copies", Reconciliation.DIFFERENCE_COLUMNS,
                 faultyOrders.and(faultyCustomers).differences().stream().map(Reconciliation.Difference::cells).toList());
-        e.note("The dedup-demo sink read orders.events from the start twice, so every order event was delivered twice: "
-                + "order_dedup physically holds each order_id at least twice (its merges stopped from the first run to the "
-                + "read; negative control: the checker on the rows without FINAL counts " + twin.duplicate()
-                + " duplicate order ids), FINAL once.");
     }
 
     /** @return the differing keys as sorted text, {@code [order 3 wrong_value, ...]} */

@@ -89,6 +89,60 @@ class SchemaEvolutionIT {
         // carried or not is this claim's own check (below), not the shared settle's
         e.figure("ds_streams_after_the_alter", s.drain().toString());
 
+        Carried carried = readCarried(topics, orderId, eventsMark, plainMark, totalsMark);
+        ch.truncate("raw_totals", "customer_totals");
+        Map<TopicPartition, Long> dlqMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ);
+        SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
+        List<Rejection> rejected = Rejection.since(topics, TopicNames.CUSTOMER_TOTALS_DLQ, dlqMark);
+        Map<Long, Totals> truth = s.pg().truth();
+        Map<Long, Totals> fin = ch.finalTotals();
+        boolean streamsSameProcess = stand.streams().isAlive() && stand.streams().logText().startsWith(streamsLogBefore);
+        boolean connectSameContainer = connectStartedBefore.equals(startedAt(stand)) && stand.connect().isRunning();
+        int taskStartsAfter = count(stand.connect().getLogs(), TASK_START);
+        String task = connect.get("/connectors/" + Stand.CONNECTOR + "/status").path("tasks").path(0).path("state").asText();
+
+        e.figure("currency_column_before_the_test", columnBefore);
+        if (columnBefore) {
+            e.unverified("orders already had the currency column when the test began: no schema change happened while the pipeline ran");
+        }
+        e.check("currency_column_after_the_alter", hasCurrencyColumn(stand)).isTrue("the ALTER added the column");
+        recordCarried(e, plainOrder, orderId, carried);
+        e.figure("sink_summary", run.line());
+        e.figure("bad_records", run.bad());
+        e.figure("rejection_reasons", Rejection.byReason(rejected).toString());
+        e.check("rejected_after_the_alter", rejected.stream().filter(r -> r.atOrAfter(totalsMark)).count())
+                .isZero("customer.totals records written after the ALTER that the sink rejected (dlq-origin-offset at or after the mark)");
+        e.figure("pg_customer_" + CUSTOMER, String.valueOf(truth.get(CUSTOMER)));
+        e.check("final_customer_" + CUSTOMER, String.valueOf(fin.get(CUSTOMER))).isEqualTo(String.valueOf(truth.get(CUSTOMER)),
+                "customer_totals FINAL of the customer with the RUB order vs PG");
+        Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL after the schema change");
+        e.check("streams_same_process", streamsSameProcess).isTrue("ds-streams: the same process, its log continued");
+        e.figure("connect_started_at", connectStartedBefore);
+        e.check("connect_same_container", connectSameContainer).isTrue("Kafka Connect: the same container start, running");
+        e.figure("connector_task_starts", taskStartsBefore + " -> " + taskStartsAfter);
+        e.check("connector_task_restarts", taskStartsAfter - taskStartsBefore).isZero("'" + TASK_START + "' lines added to the Connect log");
+        e.check("connector_task_state", task).isEqualTo("RUNNING", "the connector task's state (GET /connectors/.../status)");
+        e.note("ALTER TABLE orders ADD COLUMN currency text while Debezium, Streams and the sink ran; Debezium "
+                + "carried the new column into orders.events, Streams ignored it (the snapshot is rebuilt from "
+                + "customer_id/orders/total), the sink saw no change. No component was restarted.");
+    }
+
+    /**
+     * What the topics carried of the schema change.
+     *
+     * @param event          the new order's orders.events record (null if none)
+     * @param snapshotBefore customer CUSTOMER's last customer.totals snapshot before the ALTER (the plain order's)
+     * @param newSnapshots   the customer.totals records written after the ALTER
+     */
+    private record Carried(JsonNode event, JsonNode snapshotBefore, List<JsonNode> newSnapshots) {
+
+        JsonNode snapshot() {
+            return newSnapshots.isEmpty() ? null : newSnapshots.get(newSnapshots.size() - 1);
+        }
+    }
+
+    private static Carried readCarried(Topics topics, long orderId, Map<TopicPartition, Long> eventsMark,
+                                       Map<TopicPartition, Long> plainMark, Map<TopicPartition, Long> totalsMark) {
         AtomicReference<JsonNode> event = new AtomicReference<>();
         AtomicReference<JsonNode> snapshotBefore = new AtomicReference<>();
         List<JsonNode> newSnapshots = new ArrayList<>();
@@ -108,56 +162,26 @@ class SchemaEvolutionIT {
                 }
             }
         });
-        ch.truncate("raw_totals", "customer_totals");
-        Map<TopicPartition, Long> dlqMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ);
-        SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
-        List<Rejection> rejected = Rejection.since(topics, TopicNames.CUSTOMER_TOTALS_DLQ, dlqMark);
-        Map<Long, Totals> truth = s.pg().truth();
-        Map<Long, Totals> fin = ch.finalTotals();
-        boolean streamsSameProcess = stand.streams().isAlive() && stand.streams().logText().startsWith(streamsLogBefore);
-        boolean connectSameContainer = connectStartedBefore.equals(startedAt(stand)) && stand.connect().isRunning();
-        int taskStartsAfter = count(stand.connect().getLogs(), TASK_START);
-        String task = connect.get("/connectors/" + Stand.CONNECTOR + "/status").path("tasks").path(0).path("state").asText();
-        JsonNode snapshot = newSnapshots.isEmpty() ? null : newSnapshots.get(newSnapshots.size() - 1);
+        return new Carried(event.get(), snapshotBefore.get(), newSnapshots);
+    }
 
-        e.figure("currency_column_before_the_test", columnBefore);
-        if (columnBefore) {
-            e.unverified("orders already had the currency column when the test began: no schema change happened while the pipeline ran");
-        }
-        e.check("currency_column_after_the_alter", hasCurrencyColumn(stand)).isTrue("the ALTER added the column");
+    private static void recordCarried(ClaimEvidence e, long plainOrder, long orderId, Carried carried) {
+        JsonNode snapshot = carried.snapshot();
         e.figure("plain_order_id", plainOrder);
         e.figure("order_id", orderId);
-        e.figure("orders_event", String.valueOf(event.get()));
-        e.check("event_currency", event.get() == null ? "-" : event.get().path("currency").asText("-"))
+        e.figure("orders_event", String.valueOf(carried.event()));
+        e.check("event_currency", carried.event() == null ? "-" : carried.event().path("currency").asText("-"))
                 .isEqualTo("RUB", "Debezium carries the new column into orders.events");
-        e.check("new_customer_totals_records", newSnapshots.size()).isEqualTo(1, "customer.totals records caused by the new order");
+        e.check("new_customer_totals_records", carried.newSnapshots().size()).isEqualTo(1, "customer.totals records caused by the new order");
         e.figure("customer_totals_record", String.valueOf(snapshot));
         e.check("customer_totals_record_customer", snapshot == null ? "-" : snapshot.path("customer_id").asText("-"))
                 .isEqualTo(CUSTOMER, "the new record is customer " + CUSTOMER + "'s snapshot");
         e.check("customer_totals_has_currency", snapshot == null || snapshot.has("currency")).isFalse(
                 "ds-streams rebuilds the snapshot from customer_id/orders/total: no currency in customer.totals");
-        e.figure("customer_totals_fields_before_alter", snapshotBefore.get() == null ? "-" : fieldNames(snapshotBefore.get()).toString());
+        e.figure("customer_totals_fields_before_alter", carried.snapshotBefore() == null ? "-" : fieldNames(carried.snapshotBefore()).toString());
         e.check("customer_totals_fields", snapshot == null ? "-" : fieldNames(snapshot).toString()).isEqualTo(
-                snapshotBefore.get() == null ? "no record before the ALTER" : fieldNames(snapshotBefore.get()).toString(),
+                carried.snapshotBefore() == null ? "no record before the ALTER" : fieldNames(carried.snapshotBefore()).toString(),
                 "the same fields as customer " + CUSTOMER + "'s snapshot written before the ALTER");
-        e.figure("sink_summary", run.line());
-        e.figure("bad_records", run.bad());
-        e.figure("rejection_reasons", Rejection.byReason(rejected).toString());
-        e.check("rejected_after_the_alter", rejected.stream().filter(r -> r.atOrAfter(totalsMark)).count())
-                .isZero("customer.totals records written after the ALTER that the sink rejected (dlq-origin-offset at or after the mark)");
-        e.figure("pg_customer_" + CUSTOMER, String.valueOf(truth.get(CUSTOMER)));
-        e.check("final_customer_" + CUSTOMER, String.valueOf(fin.get(CUSTOMER))).isEqualTo(String.valueOf(truth.get(CUSTOMER)),
-                "customer_totals FINAL of the customer with the RUB order vs PG");
-        Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL after the schema change");
-        e.check("streams_same_process", streamsSameProcess).isTrue("ds-streams: the same process, its log continued");
-        e.figure("connect_started_at", connectStartedBefore);
-        e.check("connect_same_container", connectSameContainer).isTrue("Kafka Connect: the same container start, running");
-        e.figure("connector_task_starts", taskStartsBefore + " -> " + taskStartsAfter);
-        e.check("connector_task_restarts", taskStartsAfter - taskStartsBefore).isZero("'" + TASK_START + "' lines added to the Connect log");
-        e.check("connector_task_state", task).isEqualTo("RUNNING", "the connector task's state (GET /connectors/.../status)");
-        e.note("ALTER TABLE orders ADD COLUMN currency text while Debezium, Streams and the sink ran; Debezium "
-                + "carried the new column into orders.events, Streams ignored it (the snapshot is rebuilt from "
-                + "customer_id/orders/total), the sink saw no change. No component was restarted.");
     }
 
     /** @return whether {@code orders} has the column {@code currency} now (information_schema) */

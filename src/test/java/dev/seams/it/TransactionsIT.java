@@ -152,26 +152,11 @@ class TransactionsIT {
         int timeoutMs = ROGUE_TIMEOUT_MS;
         long customer = 1;
 
-        JvmProcess rogue = new JvmProcess("rogue-transaction", RogueTransaction.class.getName(),
-                List.of(stand.bootstrapServers(), TopicNames.CUSTOMER_TOTALS, Long.toString(customer), rogueSnapshot(customer),
-                        Integer.toString(timeoutMs)), Project.root().resolve("target/stand-logs"));
-        rogue.start();
-        rogue.awaitOutput("rogue: transaction open", Duration.ofMinutes(2));
-        Sigkill.require("the rogue producer", e.figure("rogue_exit_status", rogue.kill()));
-        long killedAt = System.nanoTime();
-        Matcher at = ROGUE_AT.matcher(rogue.output());
-        if (!at.find()) {
-            throw new IllegalStateException("the rogue producer did not print where its record landed: " + rogue.output());
-        }
-        Rogue r = new Rogue(customer, Integer.parseInt(at.group(1)), Long.parseLong(at.group(2)));
-        e.figure("rogue_record_at", r.at());
-        PartitionLag pinned = partitionOf(probe.describe("ds-sink", TopicNames.CUSTOMER_TOTALS), r.partition());
-        e.figure("pinned_last_stable_offset", pinned.lastStable());
-        e.figure("pinned_log_end_offset", pinned.logEnd());
-        if (pinned.lastStable() > r.offset()) {
-            throw new FaultNotObservedException("the open transaction did not pin the LSO at its record " + r.at() + ": " + pinned);
-        }
-
+        // given: a producer killed with its transaction open on customer 1's partition, the LSO pinned at its record
+        Pinned pin = pinByKilledProducer(e, stand, probe, customer, timeoutMs);
+        Rogue r = pin.rogue();
+        long killedAt = pin.killedAt();
+        // when: ds-streams writes behind the pin, the sink runs while pinned and again after the coordinator's abort
         long events = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
         List<OrderSeeder.Order> seeded = s.pg().seed(3, 1, 151);   // orders of customer 1: Streams writes after the rogue record
         Pipeline.awaitOrdersEvents(stand, events + seeded.size());
@@ -225,6 +210,46 @@ class TransactionsIT {
         e.note("transaction.timeout.ms of the rogue producer: " + timeoutMs + " ms; the broker aborts timed-out "
                 + "transactions on its next check, so the LSO stayed pinned " + pinnedSeconds + " s after the kill, "
                 + "and read_committed consumers of that partition saw nothing newer meanwhile.");
+    }
+
+    /**
+     * The pin a killed transactional producer leaves.
+     *
+     * @param rogue    where its record landed
+     * @param killedAt {@link System#nanoTime()} right after the kill
+     */
+    private record Pinned(Rogue rogue, long killedAt) {
+    }
+
+    /**
+     * Starts a rogue transactional producer (faults/RogueTransaction) that writes one record of the customer to
+     * customer.totals and keeps its transaction open, kills it with SIGKILL, and checks that the LSO is pinned at its
+     * record.
+     *
+     * @throws FaultNotObservedException if the LSO is not pinned (the claim is UNVERIFIED)
+     */
+    private static Pinned pinByKilledProducer(ClaimEvidence e, Stand stand, LagProbe probe, long customer, int timeoutMs) {
+        JvmProcess rogue = new JvmProcess("rogue-transaction", RogueTransaction.class.getName(),
+                List.of(stand.bootstrapServers(), TopicNames.CUSTOMER_TOTALS, Long.toString(customer), rogueSnapshot(customer),
+                        Integer.toString(timeoutMs)), Project.root().resolve("target/stand-logs"));
+        rogue.start();
+        rogue.awaitOutput("rogue: transaction open", Duration.ofMinutes(2));
+        Sigkill.require("the rogue producer", e.figure("rogue_exit_status", rogue.kill()));
+        long killedAt = System.nanoTime();
+        Matcher at = ROGUE_AT.matcher(rogue.output());
+        if (!at.find()) {
+            throw new IllegalStateException("the rogue producer did not print where its record landed: " + rogue.output());
+        }
+        Rogue r = new Rogue(customer, Integer.parseInt(at.group(1)), Long.parseLong(at.group(2)));
+        e.figure("rogue_record_at", r.at());
+        PartitionLag pinned = partitionOf(probe.describe("ds-sink", TopicNames.CUSTOMER_TOTALS), r.partition());
+        e.figure("pinned_last_stable_offset", pinned.lastStable());
+        e.figure("pinned_log_end_offset", pinned.logEnd());
+        if (pinned.lastStable() > r.offset()) {
+            throw new FaultNotObservedException("the open transaction did not pin the LSO at its record " + r.at() + ": " + pinned);
+        }
+
+        return new Pinned(r, killedAt);
     }
 
     /** @return the last snapshot of the rogue's customer among the records, the rogue record itself excluded; null if none */

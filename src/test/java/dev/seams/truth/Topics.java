@@ -1,11 +1,8 @@
 package dev.seams.truth;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.lag.LagProbe;
 import dev.seams.wire.CustomerTotals;
-import java.io.IOException;
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
