@@ -109,7 +109,6 @@ public final class LagSampler implements AutoCloseable {
         return List.copyOf(marks);
     }
 
-    /** Stops sampling. */
     /**
      * Writes what was sampled as a chart of lag over time ({@link LagChart}): the series of {@link #SERIES}, the marks.
      *
@@ -120,6 +119,7 @@ public final class LagSampler implements AutoCloseable {
         LagChart.write(file, title, "lag (offsets)", SERIES.keySet(), samples(), marks());
     }
 
+    /** Stops sampling. */
     @Override
     public void close() {
         timer.shutdownNow();

@@ -11,7 +11,7 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Per-change check of the changelog {@code customer.totals} after a load (claims G14, B5): ds-streams
- * gives every snapshot of a customer the next {@code version} of its aggregate (streams/CustomerTotals),
+ * gives every snapshot of a customer the next {@code version} of its aggregate (wire/CustomerTotals),
  * so a load applied exactly once advances each customer's version by exactly the steps the load
  * implies ({@link OrderLoad#expected()}), and no (customer, version) pair is written twice.
  * Counted against those expectations, never as {@code count() - uniqExact()} (docs/claims.md):

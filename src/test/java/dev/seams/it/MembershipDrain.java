@@ -40,7 +40,7 @@ import org.apache.kafka.common.TopicPartition;
  * joins and leaves at 5, 30 and 55 % of the drain ({@link FaultSchedule}; the drain's progress is the backlog's share
  * written to {@code raw_totals}). Each join and each leave is a rebalance that
  * must land mid-drain, proven from outside (data records behind the group's committed offsets, read by
- * {@code LagProbe}) and from inside (the summary's rebalances mid-drain, {@code sink/Rebalances}). To make the drain last,
+ * {@code LagProbe}) and from inside (the summary's rebalances mid-drain, {@code consumer/Rebalances}). To make the drain last,
  * both instances pause {@value #INSERT_DELAY_MS} ms before each batch's inserts — the TEST-ONLY fault injection
  * {@code SinkOptions.withInsertDelay}, a slow ClickHouse. The options of both instances are the drain's
  * ({@link #start}: the product's defaults in B12, a commit interval and its twin in B12[commit interval]).
@@ -358,10 +358,10 @@ final class MembershipDrain {
         Reconciliation.customers(s.pg().truth(), Reconciliation.customerRows(s.ch(), Reconciliation.CUSTOMER_TOTALS_FINAL),
                 backlog::isMine).record(e, "PostgreSQL vs customer_totals FINAL, the backlog's customers");
         e.note("Commit errors (" + commitErrors + ") are offset commits that failed and were retried, deferred or left "
-                + "to the partitions' new owner (sink/OffsetCommitter); with the classic protocol the coordinator accepts a "
+                + "to the partitions' new owner (consumer/OffsetCommitter); with the classic protocol the coordinator accepts a "
                 + "commit while it prepares a rebalance and the sink commits its revoked partitions in onPartitionsRevoked, "
                 + "so a commit fails only if the member was already dropped from the generation. "
-                + (commitErrors == 0 ? "None failed in this run: that path is proven by sink/OffsetCommitterTest, not here."
+                + (commitErrors == 0 ? "None failed in this run: that path is proven by consumer/OffsetCommitterTest, not here."
                         : "None of them ended a run."));
         return raw.excess();
     }

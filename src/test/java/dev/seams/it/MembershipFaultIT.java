@@ -30,7 +30,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Group membership changes stop nothing with a commit interval (claim B12[commit interval 5s], fault tier): B12's drain
  * ({@link MembershipDrain}) with both instances run with {@code --commit-interval 5s}, so that at every rebalance up to
  * five seconds of written batches wait for their offsets to be committed, and only the sink's rebalance listener
- * (it commits the revoked partitions' written offsets, {@code sink/OffsetCommitter#onRevoked}) keeps their new owner
+ * (it commits the revoked partitions' written offsets, {@code consumer/OffsetCommitter#onRevoked}) keeps their new owner
  * from writing them again. Then the same drain, on the same backlog size and stays, by the twin: the same sink with
  * the TEST-ONLY fault {@code OffsetFault.NO_COMMIT_ON_REVOCATION} (its listener forgets them). The duplicate count that
  * holds the real sink to 0 beyond failed commits must show the twin's re-written rows above that bound, in the same run.

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * from the group by the Admin API so that a commit of it fails, and must go on (B12[failing commit]). After the three
  * stays a holder (a third instance, {@value #HOLDER_DELAY_MS} ms before each batch) joins and keeps its partitions
  * more than one poll behind until the first instance's own are caught up: the first, run with
- * {@code --until-caught-up}, must go on polling (it judges the whole group, {@code sink/PollSession}); the holder then leaves and the first drains what it held. Expected: the first instance
+ * {@code --until-caught-up}, must go on polling (it judges the whole group, {@code consumer/PollSession}); the holder then leaves and the first drains what it held. Expected: the first instance
  * ends normally with its summary, the group's lag is 0, {@code customer_totals FINAL} equals PG for the backlog's
  * customers, raw rows beyond one per record position ({@code raw_totals.kafka_partition/kafka_offset}) are at most one
  * poll ({@code max.poll.records}) per failed commit, and an offset commit that meets a rebalance is counted
@@ -168,7 +168,7 @@ class MembershipIT {
         }
         part.note("The first instance, alone in the group after the second stay, is removed by the Admin API "
                 + "(removeMembersFromConsumerGroup, KIP-571) while it drains: the commit of its batch in hand names a member "
-                + "the coordinator no longer knows and fails (sink/OffsetCommitter counts it, keeps or drops the offsets), "
+                + "the coordinator no longer knows and fails (consumer/OffsetCommitter counts it, keeps or drops the offsets), "
                 + "the consumer rejoins at its next poll and the run goes on. " + part.partOf() + " bounds the rows written "
                 + "again by one poll per failed commit.");
     }

@@ -67,6 +67,7 @@ class ReconciliationIT {
         Runs runs = runOrdersTwice(s, pgOrders);
         Reconciliation customers = Reconciliation.customerTotalsFinal(stand);
         Reconciliation byOrder = Reconciliation.orders(pgOrders, Reconciliation.orderRows(ch, Reconciliation.ORDER_DEDUP_FINAL));
+        InjectedFaults injected = injectFaults(s, pgOrders);
         // then: FINAL = PG per customer and per order, and the checker names exactly the faults injected into copies
         SinkSummary orders = runs.orders();
         SinkSummary replay = runs.replay();
@@ -101,7 +102,7 @@ class ReconciliationIT {
         byOrder.record(e, "PostgreSQL vs the per-order view (order_dedup FINAL)");
         e.negativeControl("raw_twin_duplicate_order_ids", twin.duplicate(), Anomaly.DUPLICATE,
                 "PG order ids found more than once in order_dedup read without FINAL (every event was delivered twice)");
-        detectorCheck(e, s, pgOrders);
+        recordDetector(e, injected);
         e.note("The dedup-demo sink read orders.events from the start twice, so every order event was delivered twice: "
                 + "order_dedup physically holds each order_id at least twice (its merges stopped from the first run to the "
                 + "read; negative control: the checker on the rows without FINAL counts " + twin.duplicate()
@@ -136,8 +137,21 @@ class ReconciliationIT {
         return new Runs(orders, replay, twin);
     }
 
+    /**
+     * The checker run on scratch copies of the views with one fault of each class.
+     *
+     * @param faultyOrders    the per-order copy reconciled with PG: one order lost, one repeated, one 1.00 off
+     * @param faultyCustomers the customer_totals copy: customer 1 lost, customer 2 one order behind, customer 3 a cent off
+     * @param lostId          the order left out
+     * @param duplicateId     the order repeated
+     * @param wrongId         the order changed
+     */
+    private record InjectedFaults(Reconciliation faultyOrders, Reconciliation faultyCustomers, long lostId, long duplicateId,
+                                  long wrongId) {
+    }
+
     /** One fault of each class on scratch copies of the views: the checker must name exactly those keys. */
-    private static void detectorCheck(ClaimEvidence e, StandContext s, NavigableMap<Long, OrderSeeder.Order> pgOrders) {
+    private static InjectedFaults injectFaults(StandContext s, NavigableMap<Long, OrderSeeder.Order> pgOrders) {
         ClickHouse ch = s.ch();
         List<Long> ids = new ArrayList<>(pgOrders.keySet());
         long lostId = ids.get(0);
@@ -159,7 +173,15 @@ class ReconciliationIT {
                 + "total + toDecimal64(0.01, 2), version FROM customer_totals FINAL WHERE customer_id = 3");
         Reconciliation faultyCustomers = Reconciliation.customers(s.pg().truth(),
                 Reconciliation.customerRows(ch, "SELECT customer_id, orders, toString(total) FROM b8_customers FINAL"));
+        return new InjectedFaults(faultyOrders, faultyCustomers, lostId, duplicateId, wrongId);
+    }
 
+    private static void recordDetector(ClaimEvidence e, InjectedFaults injected) {
+        Reconciliation faultyOrders = injected.faultyOrders();
+        Reconciliation faultyCustomers = injected.faultyCustomers();
+        long lostId = injected.lostId();
+        long duplicateId = injected.duplicateId();
+        long wrongId = injected.wrongId();
         e.check("injected_order_faults_found", keys(faultyOrders)).isEqualTo(List.of("order " + duplicateId + " duplicate",
                 "order " + lostId + " lost", "order " + wrongId + " wrong_value").stream().sorted().toList().toString(),
                 "the checker on a copy of the view that loses one order, repeats one and changes one amount by 1.00");

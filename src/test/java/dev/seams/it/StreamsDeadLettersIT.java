@@ -95,7 +95,6 @@ class StreamsDeadLettersIT {
             new BadEvent("amount missing", "{\"order_id\":%d,\"customer_id\":1}", "order event: field \"amount\" is missing"),
             new BadEvent("amount not numeric", "{\"order_id\":%d,\"customer_id\":1,\"amount\":\"abc\"}",
                     "order event: field \"amount\" is not a decimal: \"abc\""));
-;
 
     private static void insertOrders(Stand stand, List<Long> ids) throws SQLException {
         try (Connection c = stand.pg(); PreparedStatement insert = c.prepareStatement(

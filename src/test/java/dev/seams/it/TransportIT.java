@@ -36,7 +36,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The version survives the transport (claim B10): {@code customer.totals} gains partitions (3 → 6,
  * Admin API {@code createPartitions}) while the pipeline runs, so a customer's new snapshots may
  * land in another partition, at offsets far below its old ones. The sink's ReplacingMergeTree
- * version is the per-customer sequence ds-streams writes ({@code streams/CustomerTotals}), so FINAL
+ * version is the per-customer sequence ds-streams writes ({@code wire/CustomerTotals}), so FINAL
  * still equals PostgreSQL for every customer; the seed's version, the Kafka offset, keeps the
  * customers that moved partition stale (the twin, {@code withOffsetAsVersion(true)}, reading the
  * same records into scratch tables). A record whose key is not its customer_id goes to the DLQ.

@@ -173,7 +173,7 @@ public final class OrderLoad {
     /**
      * What ds-streams must write for this load if it applies every change exactly once (claims G14,
      * B5): per customer, how far its snapshot's {@code version} advances — one step per application
-     * of the aggregate's adder or subtractor ({@code streams/CustomerTotals}): an insert +1, a delete
+     * of the aggregate's adder or subtractor ({@code wire/CustomerTotals}): an insert +1, a delete
      * +1, an amount update +2 (subtract the old row, add the new one, KIP-904), a move +1 for each of
      * the two customers — and how many {@code customer.totals} records it writes: one per change,
      * two per move (one per customer).

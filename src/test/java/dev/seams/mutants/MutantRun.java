@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * baseline does not PASS (the gate) — and the same entry is not red in the unmutated control build of the same
  * selectors ({@link MutantControls.Control}). An entry that is ENVIRONMENT (the stand did not start or failed) and a
  * build that timed out are never a kill: a mutant with nothing else is an ERROR. Each kill is credited to the check
- * that fired ({@link #credit}): the entry's own check, or the shared settle precondition ({@code stand/Pipeline}) named
+ * that fired ({@link #credit}): the entry's own check, or the shared settle precondition ({@code fixture/Pipeline}) named
  * as itself.
  * The unit tests that failed are recorded beside, never counted as the kill.
  */
@@ -44,9 +44,9 @@ public final class MutantRun {
     private static final Logger LOG = LoggerFactory.getLogger(MutantRun.class);
     /** The mutation tier itself: not copied (its catalogue test would find the applied patch no longer applies). */
     private static final String MUTATION_TIER = "src/test/(java|resources)/dev/seams/mutants(/.*)?";
-    /** The copies' bound on a settle (stand/Pipeline): a pipeline the mutant made settle wrong fails after it. */
+    /** The copies' bound on a settle (fixture/Pipeline): a pipeline the mutant made settle wrong fails after it. */
     private static final int SETTLE_SECONDS = 120;
-    /** The copies' bound on a settle that stopped moving (stand/Pipeline: nothing left to consume, PG still differs). */
+    /** The copies' bound on a settle that stopped moving (fixture/Pipeline: nothing left to consume, PG still differs). */
     private static final int STUCK_SECONDS = 20;
 
     /**
@@ -64,7 +64,7 @@ public final class MutantRun {
     }
 
     /** The credit of a kill by the shared settle check, not the claim's own ({@link Pipeline#isSettleFailure}). */
-    public static final String SETTLE_PRECONDITION = "settle precondition (stand/Pipeline: ds-streams' snapshots vs PostgreSQL)";
+    public static final String SETTLE_PRECONDITION = "settle precondition (fixture/Pipeline: ds-streams' snapshots vs PostgreSQL)";
 
     /**
      * One Maven build of a copy.

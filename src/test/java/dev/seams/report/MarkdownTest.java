@@ -53,7 +53,7 @@ class MarkdownTest {
                 "summary", Map.of("mutants", 1, "killed", 1),
                 "mutants", List.of(Map.of("id", "streams-subtractor-noop", "models", "an UPDATE adds and never subtracts",
                         "killers", Map.of("G7", "G7: PASS in the baseline, FAIL now (the pipeline settled wrong: 5 differing keys)"),
-                        "credited", Map.of("G7", "settle precondition (stand/Pipeline: ds-streams' snapshots vs PostgreSQL)"))));
+                        "credited", Map.of("G7", "settle precondition (fixture/Pipeline: ds-streams' snapshots vs PostgreSQL)"))));
         assertThat(all(REPORT, mutants)).doesNotContain("Shown to fire (the mutation tier");
     }
 
