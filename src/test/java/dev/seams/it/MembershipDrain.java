@@ -323,6 +323,16 @@ final class MembershipDrain {
      * @return raw_totals rows beyond one per backlog position
      */
     long check(ClaimEvidence e, SinkSummary first, String outcome, List<SinkSummary> others) {
+        return check(e, first, outcome, others, 2 * CHANGES_AT.length, "one per join and one per leave of the second instance");
+    }
+
+    /**
+     * As {@link #check(ClaimEvidence, SinkSummary, String, List)}, for a drain with other membership changes.
+     *
+     * @param changes    rebalances the first instance must go through, each meeting it mid-drain
+     * @param whichOnes  what they are, for the report
+     */
+    long check(ClaimEvidence e, SinkSummary first, String outcome, List<SinkSummary> others, int changes, String whichOnes) {
         KeyCounts<String> raw = raw();
         e.figure("backlog_records", backlog.positions().size());
         e.figure("first_instance", outcome);
@@ -335,10 +345,10 @@ final class MembershipDrain {
         long rebalances = e.figure("first_instance_rebalances", first.rebalances());
         long midDrain = e.figure("first_instance_rebalances_mid_drain", first.rebalancesMidDrain());
         e.figure("first_instance_partitions_revoked_mid_drain", first.revokedMidDrain());
-        e.check("first_instance_rebalances_expected", rebalances).isAtLeast(2 * CHANGES_AT.length,
-                "rebalances the first instance went through: one per join and one per leave");
-        if (midDrain < 2 * CHANGES_AT.length) {
-            e.unverified("only " + midDrain + " of the " + 2 * CHANGES_AT.length
+        e.check("first_instance_rebalances_expected", rebalances).isAtLeast(changes,
+                "rebalances the first instance went through: " + whichOnes);
+        if (midDrain < changes) {
+            e.unverified("only " + midDrain + " of the " + changes
                     + " rebalances took partitions behind their end offsets from the first instance or handed such partitions to it");
         }
         e.check("first_instance_uncommitted", first.uncommitted()).isZero("records the first instance left uncommitted at its end");

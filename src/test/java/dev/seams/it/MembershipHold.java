@@ -1,0 +1,222 @@
+package dev.seams.it;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.seams.consumer.SinkConsumer;
+import dev.seams.fixture.Pipeline;
+import dev.seams.fixture.StandContext;
+import dev.seams.report.ClaimEvidence;
+import dev.seams.sink.Sink;
+import dev.seams.sink.SinkMode;
+import dev.seams.sink.SinkOptions;
+import dev.seams.sink.SinkSummary;
+import dev.seams.truth.Groups;
+import dev.seams.truth.Topics;
+import dev.seams.wire.TopicNames;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
+import org.apache.kafka.common.TopicPartition;
+import org.awaitility.core.ConditionTimeoutException;
+
+/**
+ * B12's hold: {@code --until-caught-up} judges the whole group, not the member's own partitions
+ * ({@code consumer/PollSession}). A backlog of {@value #ORDERS} records of its own customers; a holder — a sink instance
+ * pausing {@value #HOLDER_DELAY_MS} ms before each batch's inserts (TEST-ONLY fault injection) — joins the group alone
+ * and owns every partition; then the first instance, with the sink's defaults and {@code --until-caught-up}, joins. The
+ * group's assignment gives the first some partitions and leaves the holder others, whose records the holder writes one
+ * poll per {@value #HOLDER_DELAY_MS} ms: the first catches up on its own partitions within seconds while the holder's are
+ * thousands of records behind. It must go on polling; once the holder leaves, it takes over and drains what the holder
+ * held, then ends.
+ *
+ * <p>The holder joins first, on a fresh backlog, so that the precondition does not race the drain: started after a
+ * drain's stays (as until 2026-12), it found the first instance's own partition still holding most of what was left
+ * and its own nearly drained in about one run in five (the consumer drains its partitions unevenly), and the claim was
+ * UNVERIFIED.
+ */
+final class MembershipHold {
+
+    /** This hold's customers, 1441..1500 (B12's drain has 1201..1260, B12[commit interval]'s drains 1261..1440). */
+    static final int FIRST_CUSTOMER = 1441;
+    /** Orders of the hold's backlog: each partition holds thousands of records, more than the holder writes during it. */
+    static final int ORDERS = 9_000;
+    /** FAULT INJECTION: the holder's pause before each batch's inserts, ms. */
+    static final long HOLDER_DELAY_MS = 8_000;
+    /** The holder's {@code group.instance.id}: the group's view tells it from the first instance (dynamic) by it. */
+    static final String HOLDER_ID = "ds-sink-b12-holder";
+    /** How long the first instance, caught up on its own partitions, is watched while the holder's are behind, ms. */
+    static final long HOLD_MS = 2_000;
+
+    /**
+     * What the hold saw.
+     *
+     * @param seen           whether the group was stable with the first instance's partitions caught up and the
+     *                       holder's more than one poll behind (so that the holder cannot catch up while it is watched)
+     * @param firstEnded     whether the first instance's run had ended by {@value #HOLD_MS} ms after that
+     * @param behindOnHolder data records behind on the holder's partitions then
+     * @param look           when the group was first stable with both instances and what the last look saw (each
+     *                       instance's partitions and the records behind on each): the precondition's evidence
+     * @param holder         the holder's summary
+     * @param first          the first instance's summary, or null if its run threw
+     * @param outcome        how the first instance's run ended, for the report
+     */
+    record Hold(boolean seen, boolean firstEnded, long behindOnHolder, String look, SinkSummary holder, SinkSummary first,
+                String outcome) {
+    }
+
+    private final StandContext s;
+    private final MembershipDrain backlog;
+
+    private MembershipHold(StandContext s, MembershipDrain backlog) {
+        this.s = s;
+        this.backlog = backlog;
+    }
+
+    /**
+     * Seeds the hold's backlog ({@link MembershipDrain#seed}: the group reset to the topic's end first).
+     *
+     * @return the hold, ready to {@link #run}
+     */
+    static MembershipHold seed(StandContext s) throws Exception {
+        return new MembershipHold(s, MembershipDrain.seed(s, FIRST_CUSTOMER, ORDERS, UnaryOperator.identity()));
+    }
+
+    /**
+     * The holder joins and owns every partition; the first instance joins; once its own partitions are caught up while
+     * the holder's are more than one poll behind, it is watched {@value #HOLD_MS} ms; the holder leaves; the first
+     * drains the rest and ends.
+     *
+     * @param threads where both instances run
+     * @return what the hold saw, both instances ended
+     * @throws TimeoutException if the holder does not end within a minute of its stop
+     */
+    Hold run(ExecutorService threads) throws InterruptedException, ExecutionException, TimeoutException {
+        Groups groups = Groups.of(s.stand().admin());
+        int partitions = s.topics().partitionCount(TopicNames.CUSTOMER_TOTALS);
+        Sink holder = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS,
+                o -> o.withInsertDelay(Duration.ofMillis(HOLDER_DELAY_MS)).withRunFor(Duration.ofMinutes(2))
+                        .withInstanceId(HOLDER_ID)));
+        CompletableFuture<SinkSummary> holderRun = CompletableFuture.supplyAsync(holder::run, threads);
+        await("the holder owns every partition").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
+                .until(() -> holderRun.isDone() || groups.stableAssignmentsByMember(MembershipDrain.GROUP)
+                        .filter(m -> m.size() == 1 && m.getOrDefault(HOLDER_ID, Set.of()).size() == partitions).isPresent());
+        Sink first = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS, SinkOptions::withUntilCaughtUp));
+        CompletableFuture<SinkSummary> firstRun = CompletableFuture.supplyAsync(first::run, threads);
+        Watch watch = watch(firstRun);
+        holder.stop();
+        SinkSummary holderSummary = holderRun.get(1, TimeUnit.MINUTES);
+        SinkSummary firstSummary = null;
+        String outcome;
+        try {
+            firstSummary = firstRun.get(3, TimeUnit.MINUTES);
+            outcome = "ended normally: " + firstSummary.line();
+        } catch (ExecutionException ended) {
+            outcome = "threw " + ended.getCause();
+        }
+        return new Hold(watch.seen, watch.firstEnded, watch.behindOnHolder, watch.look, holderSummary, firstSummary, outcome);
+    }
+
+    private record Watch(boolean seen, boolean firstEnded, long behindOnHolder, String look) {
+    }
+
+    /** Waits for the precondition (the first caught up on its own, the holder behind), then watches the first. */
+    private Watch watch(CompletableFuture<SinkSummary> firstRun) {
+        Groups groups = Groups.of(s.stand().admin());
+        Topics topics = s.topics();
+        long t0 = System.nanoTime();
+        long[] behindOnHolder = {0};
+        String[] lastLook = {"the group was never seen stable with the two instances"};
+        double[] stableAfter = {Double.NaN};
+        boolean seen;
+        try {
+            await("one member caught up while the other holds partitions behind").atMost(Duration.ofMinutes(1))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> {
+                        if (firstRun.isDone()) {
+                            return true;
+                        }
+                        // the first instance (dynamic) caught up on its own partitions, the holder (HOLDER_ID) behind
+                        // on its: the other way round puts nothing to the test
+                        Optional<Map<String, Set<TopicPartition>>> members = groups.stableAssignmentsByMember(MembershipDrain.GROUP);
+                        if (members.isEmpty() || members.get().size() != 2 || !members.get().containsKey(HOLDER_ID)
+                                || members.get().values().stream().anyMatch(Set::isEmpty)) {
+                            return false;
+                        }
+                        double seconds = Math.round((System.nanoTime() - t0) / 1e8) / 10.0;
+                        if (Double.isNaN(stableAfter[0])) {
+                            stableAfter[0] = seconds;
+                        }
+                        Map<Integer, Long> behind = new HashMap<>();
+                        topics.lagProbe().describe(MembershipDrain.GROUP, TopicNames.CUSTOMER_TOTALS)
+                                .forEach(l -> behind.put(l.partition(), l.dataRecordsBehind()));
+                        Map<Integer, Long> onHolder = new TreeMap<>();
+                        Map<Integer, Long> onFirst = new TreeMap<>();
+                        members.get().forEach((member, assigned) -> assigned.forEach(tp -> (member.equals(HOLDER_ID) ? onHolder : onFirst)
+                                .put(tp.partition(), behind.getOrDefault(tp.partition(), 0L))));
+                        behindOnHolder[0] = sum(onHolder);
+                        lastLook[0] = seconds + " s after the first instance started: records behind by partition, first instance "
+                                + onFirst + ", holder " + onHolder;
+                        // more than one poll behind: the holder's batch in hand (at most one poll, then
+                        // HOLDER_DELAY_MS > HOLD_MS before the next) cannot catch it up during the watch
+                        return sum(onFirst) == 0 && behindOnHolder[0] > SinkConsumer.MAX_POLL_RECORDS;
+                    });
+            seen = !firstRun.isDone();
+        } catch (ConditionTimeoutException timeout) {
+            seen = false;
+        }
+        if (seen) {
+            try {   // the first must go on polling the whole HOLD_MS; the wait ends early once it ended
+                await("the first instance goes on polling while the holder's partitions are behind")
+                        .during(Duration.ofMillis(HOLD_MS)).atMost(Duration.ofMillis(HOLD_MS + 1_000))
+                        .pollInterval(Duration.ofMillis(100)).until(() -> !firstRun.isDone());
+            } catch (ConditionTimeoutException endedEarly) {
+                // recorded as firstEnded below
+            }
+        }
+        boolean ended = seen && firstRun.isDone();   // a first instance that ended before the watch began is no evidence
+        String look = "stable with both instances " + stableAfter[0] + " s after the first instance started; last look: " + lastLook[0]
+                + (seen ? "" : firstRun.isDone() ? "; then the first instance ended" : "; no more looks within a minute");
+        return new Watch(seen, ended, behindOnHolder[0], look);
+    }
+
+    private static long sum(Map<Integer, Long> behind) {
+        return behind.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * Records the hold: its precondition and the key check on B12 itself ({@code first_instance_ended_while_the_group_was_behind}),
+     * the drain's checks (ended normally, lag 0, every record written, FINAL = PG) on {@code part}.
+     *
+     * @param e    B12's evidence
+     * @param part B12[until caught up]
+     */
+    void record(ClaimEvidence e, ClaimEvidence part, Hold hold) {
+        e.figure("holder_summary", hold.holder().line());
+        e.figure("records_behind_on_the_holders_partitions", hold.behindOnHolder());
+        e.figure("holder_watch", hold.look());
+        if (!hold.seen()) {
+            e.unverified("the first instance's own partitions were never caught up while the holder's were more than one "
+                    + "poll (" + SinkConsumer.MAX_POLL_RECORDS + " records) behind: its --until-caught-up was not put to the test ("
+                    + hold.look() + ")");
+        }
+        e.check("first_instance_ended_while_the_group_was_behind", hold.firstEnded()).isEqualTo(false,
+                "--until-caught-up ends a run when the whole group caught up, not only the member's own partitions "
+                        + "(a member whose own are caught up while another member holds partitions behind keeps polling)");
+        backlog.check(part, hold.first(), hold.outcome(), List.of(hold.holder()), 1,
+                "one: the holder's leave, which hands it the holder's partitions, still behind");
+        part.note("The hold of " + part.partOf() + ": a holder (" + HOLDER_DELAY_MS + " ms before each batch) owns every "
+                + "partition, the first instance joins with --until-caught-up, catches up on the partitions it was given and "
+                + "must go on polling while the holder's are behind (" + part.partOf() + "'s check "
+                + "first_instance_ended_while_the_group_was_behind); the holder leaves and the first drains what it held. "
+                + "This entry is that drain's outcome: nothing lost, nothing written twice beyond failed commits, FINAL = PG.");
+    }
+}
