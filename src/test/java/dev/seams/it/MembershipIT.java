@@ -57,8 +57,6 @@ class MembershipIT {
         Removal[] removal = {null};
         SinkSummary first = null;
         String outcome;
-        MembershipHold.Hold hold;
-        MembershipHold holding;
         try {
             stays = drain.start(threads, (target, firstRun) -> {
                 if (target == REMOVE_AFTER_STAY) {
@@ -71,16 +69,15 @@ class MembershipIT {
             } catch (ExecutionException ended) {
                 outcome = "threw " + ended.getCause();
             }
-            holding = MembershipHold.seed(s);
-            hold = holding.run(threads);
         } finally {
             threads.shutdownNow();
         }
-
         MembershipDrain.recordStays(e, "", stays.changes());
         recordRemoval(e.part("failing commit"), removal[0], first);
         drain.check(e, first, outcome, stays.changes().stream().map(c -> c.result().second()).toList());
-        holding.record(e, e.part("until caught up"), hold);
+
+        MembershipHold holding = MembershipHold.seed(s);   // after the drain's checks: it resets the group
+        holding.record(e, e.part("until caught up"), holding.run());
         e.note("With the sink's default, no commit interval, every batch's offsets are committed right after its insert, "
                 + "so a rebalance finds nothing written and uncommitted: a rebalance listener that no longer commits the "
                 + "revoked partitions changes nothing this drain can see. With --commit-interval it does: "
