@@ -62,6 +62,9 @@ public final class StreamsSettings {
      *       offset), skipped, and written byte for byte to the dead-letter topic with its reason and
      *       origin in headers, in the same EOS transaction as the input offset; the application
      *       keeps running (claim B2). The topic must exist (the stand creates it);</li>
+     *   <li>{@code rocksdb.config.setter} = {@link BoundedRocksDbMemory}: every state store shares one block cache
+     *       of {@value BoundedRocksDbMemory#TOTAL_OFF_HEAP_BYTES} bytes, memtables charged to it, so the
+     *       process's memory off the heap is bounded (claim B16[100,000-order transaction]);</li>
      *   <li>processing exception handler: Kafka Streams' default (fail). Every invalid input is
      *       caught by deserialization; an exception inside the aggregate would be a bug, and
      *       skipping it after the subtractor ran would corrupt the totals, so the task fails and
@@ -96,6 +99,7 @@ public final class StreamsSettings {
             props.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG),
                     (int) options.sessionTimeout().toMillis());
         }
+        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
         props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);

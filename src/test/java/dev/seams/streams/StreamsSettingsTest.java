@@ -29,6 +29,8 @@ class StreamsSettingsTest {
         assertThat(new StreamsConfig(props).getInt(StreamsConfig.REPLICATION_FACTOR_CONFIG)).isEqualTo(-1);
         assertThat(new StreamsConfig(props).getRestoreConsumerConfigs("c").get(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG))
                 .as("the restore consumer's fetch.max.wait.ms").isEqualTo(50);
+        assertThat(new StreamsConfig(props).getClass(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG))
+                .as("every state store's RocksDB memory bounded (B16)").isEqualTo(BoundedRocksDbMemory.class);
     }
 
     @Test

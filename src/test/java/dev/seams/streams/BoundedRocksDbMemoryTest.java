@@ -1,0 +1,42 @@
+package dev.seams.streams;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+
+/** ds-streams' RocksDB memory bound (claim B16[100,000-order transaction]), applied to RocksDB's own options. */
+class BoundedRocksDbMemoryTest {
+
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    @Test
+    void everyStoreGetsTheSharedCacheAndSmallMemtables() {
+        BoundedRocksDbMemory setter = new BoundedRocksDbMemory();
+        try (Options first = new Options().setTableFormatConfig(new BlockBasedTableConfig());
+             Options second = new Options().setTableFormatConfig(new BlockBasedTableConfig())) {
+            setter.setConfig("orders-by-id", first, Map.of());
+            setter.setConfig("totals-by-customer", second, Map.of());
+
+            for (Options o : new Options[] {first, second}) {
+                assertThat(o.writeBufferSize()).isEqualTo(BoundedRocksDbMemory.MEMTABLE_BYTES);
+                assertThat(o.maxWriteBufferNumber()).isEqualTo(BoundedRocksDbMemory.MEMTABLES);
+                BlockBasedTableConfig table = (BlockBasedTableConfig) o.tableFormatConfig();
+                assertThat(table.cacheIndexAndFilterBlocks()).as("index and filter blocks charged to the cache").isTrue();
+                assertThat(table.cacheIndexAndFilterBlocksWithHighPriority()).isTrue();
+            }
+            assertThat(BoundedRocksDbMemory.TOTAL_MEMTABLE_BYTES).as("memtables are a part of the shared cache")
+                    .isLessThan(BoundedRocksDbMemory.TOTAL_OFF_HEAP_BYTES);
+            setter.close("orders-by-id", first);   // the shared cache outlives one store: a later store still gets it
+            try (Options third = new Options().setTableFormatConfig(new BlockBasedTableConfig())) {
+                setter.setConfig("orders-by-id", third, Map.of());
+                assertThat(third.writeBufferSize()).isEqualTo(BoundedRocksDbMemory.MEMTABLE_BYTES);
+            }
+        }
+    }
+}
