@@ -37,8 +37,9 @@ import org.awaitility.core.ConditionTimeoutException;
  * and owns every partition; then the first instance, with the sink's defaults and {@code --until-caught-up}, joins. The
  * group's assignment gives the first some partitions and leaves the holder others, whose records the holder writes one
  * poll per {@value #HOLDER_DELAY_MS} ms: the first catches up on its own partitions within seconds while the holder's are
- * thousands of records behind. It must go on polling; once the holder leaves, it takes over and drains what the holder
- * held, then ends.
+ * thousands of records behind. It must go on polling; once the holder is gone, it takes over and drains what the holder
+ * held, then ends. The holder is a static member, which does not leave the group when it closes (classic protocol):
+ * its session timeout is {@value #HOLDER_SESSION_TIMEOUT_S} s, so that the group hands its partitions on that soon.
  *
  * <p>The holder joins first, on a fresh backlog, so that the precondition does not race the drain: started after a
  * drain's stays (as until 2026-12), it found the first instance's own partition still holding most of what was left
@@ -55,6 +56,8 @@ final class MembershipHold {
     static final long HOLDER_DELAY_MS = 8_000;
     /** The holder's {@code group.instance.id}: the group's view tells it from the first instance (dynamic) by it. */
     static final String HOLDER_ID = "ds-sink-b12-holder";
+    /** The holder's {@code session.timeout.ms}, s: how long the group keeps its partitions once it closed. */
+    static final long HOLDER_SESSION_TIMEOUT_S = 10;
     /** How long the first instance, caught up on its own partitions, is watched while the holder's are behind, ms. */
     static final long HOLD_MS = 2_000;
 
@@ -63,9 +66,9 @@ final class MembershipHold {
      *
      * @param seen           whether the group was stable with the first instance's partitions caught up and the
      *                       holder's more than one poll behind (so that the holder cannot catch up while it is watched)
-     * @param firstEnded     whether the first instance's run ended while the holder still held partitions behind:
-     *                       before the holder left, with the group's data records behind above 0 (whether or not the
-     *                       precondition was seen first: ending then is the fault itself)
+     * @param firstEnded     whether the first instance's run ended normally while the holder still held partitions
+     *                       behind: before the holder's stop, with the group's data records behind above 0 (whether or
+     *                       not the precondition was seen first: ending then is the fault itself)
      * @param behindOnHolder data records behind on the holder's partitions then
      * @param look           when the group was first stable with both instances and what the last look saw (each
      *                       instance's partitions and the records behind on each): the precondition's evidence
@@ -96,10 +99,10 @@ final class MembershipHold {
 
     /**
      * The holder joins and owns every partition; the first instance joins; once its own partitions are caught up while
-     * the holder's are more than one poll behind, it is watched {@value #HOLD_MS} ms; the holder leaves; the first
-     * drains the rest and ends.
+     * the holder's are more than one poll behind, it is watched {@value #HOLD_MS} ms; the holder stops and, its
+     * session over, its partitions go to the first, which drains the rest and ends.
      *
-     * @return what the hold saw, both instances ended
+     * @return what the hold saw, both instances ended (or asked to)
      * @throws TimeoutException if the holder does not end within a minute of its stop
      */
     Hold run() throws InterruptedException, ExecutionException, TimeoutException {
@@ -116,25 +119,32 @@ final class MembershipHold {
         int partitions = s.topics().partitionCount(TopicNames.CUSTOMER_TOTALS);
         Sink holder = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS,
                 o -> o.withInsertDelay(Duration.ofMillis(HOLDER_DELAY_MS)).withRunFor(Duration.ofMinutes(2))
-                        .withInstanceId(HOLDER_ID)));
+                        .withInstanceId(HOLDER_ID).withSessionTimeout(Duration.ofSeconds(HOLDER_SESSION_TIMEOUT_S))));
         CompletableFuture<SinkSummary> holderRun = CompletableFuture.supplyAsync(holder::run, threads);
         await("the holder owns every partition").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
                 .until(() -> holderRun.isDone() || groups.stableAssignmentsByMember(MembershipDrain.GROUP)
                         .filter(m -> m.size() == 1 && m.getOrDefault(HOLDER_ID, Set.of()).size() == partitions).isPresent());
         Sink first = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS, SinkOptions::withUntilCaughtUp));
-        CompletableFuture<SinkSummary> firstRun = CompletableFuture.supplyAsync(first::run, threads);
-        Watch watch = watch(firstRun);
-        holder.stop();
-        SinkSummary holderSummary = holderRun.get(1, TimeUnit.MINUTES);
-        SinkSummary firstSummary = null;
-        String outcome;
         try {
-            firstSummary = firstRun.get(3, TimeUnit.MINUTES);
-            outcome = "ended normally: " + firstSummary.line();
-        } catch (ExecutionException ended) {
-            outcome = "threw " + ended.getCause();
+            CompletableFuture<SinkSummary> firstRun = CompletableFuture.supplyAsync(first::run, threads);
+            Watch watch = watch(firstRun);
+            holder.stop();
+            SinkSummary holderSummary = holderRun.get(1, TimeUnit.MINUTES);
+            SinkSummary firstSummary = null;
+            String outcome;
+            try {
+                firstSummary = firstRun.get(3, TimeUnit.MINUTES);
+                outcome = "ended normally: " + firstSummary.line();
+            } catch (ExecutionException ended) {
+                outcome = "threw " + ended.getCause();
+            } catch (TimeoutException notEnded) {
+                outcome = "did not end within 3 min of the holder's stop";
+            }
+            return new Hold(watch.seen, watch.firstEnded, watch.behindOnHolder, watch.look, holderSummary, firstSummary, outcome);
+        } finally {
+            holder.stop();
+            first.stop();
         }
-        return new Hold(watch.seen, watch.firstEnded, watch.behindOnHolder, watch.look, holderSummary, firstSummary, outcome);
     }
 
     private record Watch(boolean seen, boolean firstEnded, long behindOnHolder, String look) {
@@ -193,10 +203,13 @@ final class MembershipHold {
                 // ended during the watch: recorded below
             }
         }
-        // the holder has not left: a first instance that ended now ended with the group behind (if it is)
-        long behindAtEnd = firstRun.isDone() ? MembershipDrain.dataBehind(topics) : 0;
+        // the holder has not left: a first instance that ended now, normally, ended with the group behind (if it is);
+        // one that threw is first_instance_ended_normally's failure, not this one's
+        boolean endedNormally = firstRun.isDone() && !firstRun.isCompletedExceptionally();
+        long behindAtEnd = endedNormally ? MembershipDrain.dataBehind(topics) : 0;
         String look = "stable with both instances " + stableAfter[0] + " s after the first instance started; last look: " + lastLook[0]
-                + (!firstRun.isDone() ? "" : "; then the first instance ended with the group " + behindAtEnd + " records behind");
+                + (endedNormally ? "; then the first instance ended with the group " + behindAtEnd + " records behind"
+                        : firstRun.isDone() ? "; then the first instance's run threw" : "");
         return new Watch(seen, behindAtEnd > 0, behindOnHolder[0], look);
     }
 
@@ -228,7 +241,8 @@ final class MembershipHold {
         part.note("The hold of " + part.partOf() + ": a holder (" + HOLDER_DELAY_MS + " ms before each batch) owns every "
                 + "partition, the first instance joins with --until-caught-up, catches up on the partitions it was given and "
                 + "must go on polling while the holder's are behind (" + part.partOf() + "'s check "
-                + "first_instance_ended_while_the_group_was_behind); the holder leaves and the first drains what it held. "
+                + "first_instance_ended_while_the_group_was_behind); the holder stops (a static member: the group hands its "
+                + "partitions on when its " + HOLDER_SESSION_TIMEOUT_S + " s session ends) and the first drains what it held. "
                 + "This entry is that drain's outcome: nothing lost, nothing written twice beyond failed commits, FINAL = PG.");
     }
 }

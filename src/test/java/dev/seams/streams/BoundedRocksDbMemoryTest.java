@@ -3,6 +3,7 @@ package dev.seams.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
+import org.apache.kafka.streams.state.internals.BlockBasedTableConfigWithAccessibleCache;
 import org.junit.jupiter.api.Test;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.Options;
@@ -18,8 +19,9 @@ class BoundedRocksDbMemoryTest {
     @Test
     void everyStoreGetsTheSharedCacheAndSmallMemtables() {
         BoundedRocksDbMemory setter = new BoundedRocksDbMemory();
-        try (Options first = new Options().setTableFormatConfig(new BlockBasedTableConfig());
-             Options second = new Options().setTableFormatConfig(new BlockBasedTableConfig())) {
+        // the table config Kafka Streams hands to the setter (RocksDBStore), which tells its block cache
+        try (Options first = new Options().setTableFormatConfig(new BlockBasedTableConfigWithAccessibleCache());
+             Options second = new Options().setTableFormatConfig(new BlockBasedTableConfigWithAccessibleCache())) {
             setter.setConfig("orders-by-id", first, Map.of());
             setter.setConfig("totals-by-customer", second, Map.of());
 
@@ -30,12 +32,19 @@ class BoundedRocksDbMemoryTest {
                 assertThat(table.cacheIndexAndFilterBlocks()).as("index and filter blocks charged to the cache").isTrue();
                 assertThat(table.cacheIndexAndFilterBlocksWithHighPriority()).isTrue();
             }
+            assertThat(first.writeBufferManager()).as("one write buffer manager for every store").isNotNull()
+                    .isSameAs(second.writeBufferManager());
+            assertThat(((BlockBasedTableConfigWithAccessibleCache) first.tableFormatConfig()).blockCache())
+                    .as("one block cache for every store").isNotNull()
+                    .isSameAs(((BlockBasedTableConfigWithAccessibleCache) second.tableFormatConfig()).blockCache());
             assertThat(BoundedRocksDbMemory.TOTAL_MEMTABLE_BYTES).as("memtables are a part of the shared cache")
                     .isLessThan(BoundedRocksDbMemory.TOTAL_OFF_HEAP_BYTES);
-            setter.close("orders-by-id", first);   // the shared cache outlives one store: a later store still gets it
-            try (Options third = new Options().setTableFormatConfig(new BlockBasedTableConfig())) {
+            setter.close("orders-by-id", first);   // a store closed (a task migrated) leaves the shared cache usable
+            try (Options third = new Options().setTableFormatConfig(new BlockBasedTableConfigWithAccessibleCache())) {
                 setter.setConfig("orders-by-id", third, Map.of());
-                assertThat(third.writeBufferSize()).isEqualTo(BoundedRocksDbMemory.MEMTABLE_BYTES);
+                assertThat(third.writeBufferManager()).isSameAs(second.writeBufferManager());
+                assertThat(((BlockBasedTableConfigWithAccessibleCache) third.tableFormatConfig()).blockCache().isOwningHandle())
+                        .as("the shared cache still open").isTrue();
             }
         }
     }
