@@ -64,20 +64,27 @@ final class MembershipHold {
     /**
      * What the hold saw.
      *
+     * @param watch   the precondition and the watch of the first instance ({@link Watch})
+     * @param holder  the holder's summary
+     * @param first   the first instance's summary, or null if its run threw or did not end
+     * @param outcome how the first instance's run ended, for the report
+     */
+    record Hold(Watch watch, SinkSummary holder, SinkSummary first, String outcome) {
+    }
+
+    /**
+     * The precondition and the watch of the first instance.
+     *
      * @param seen           whether the group was stable with the first instance's partitions caught up and the
      *                       holder's more than one poll behind (so that the holder cannot catch up while it is watched)
      * @param firstEnded     whether the first instance's run ended normally while the holder still held partitions
      *                       behind: before the holder's stop, with the group's data records behind above 0 (whether or
      *                       not the precondition was seen first: ending then is the fault itself)
-     * @param behindOnHolder data records behind on the holder's partitions then
+     * @param behindOnHolder data records behind on the holder's partitions at the last look
      * @param look           when the group was first stable with both instances and what the last look saw (each
      *                       instance's partitions and the records behind on each): the precondition's evidence
-     * @param holder         the holder's summary
-     * @param first          the first instance's summary, or null if its run threw
-     * @param outcome        how the first instance's run ended, for the report
      */
-    record Hold(boolean seen, boolean firstEnded, long behindOnHolder, String look, SinkSummary holder, SinkSummary first,
-                String outcome) {
+    record Watch(boolean seen, boolean firstEnded, long behindOnHolder, String look) {
     }
 
     private final StandContext s;
@@ -127,7 +134,7 @@ final class MembershipHold {
         Sink first = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS, SinkOptions::withUntilCaughtUp));
         try {
             CompletableFuture<SinkSummary> firstRun = CompletableFuture.supplyAsync(first::run, threads);
-            Watch watch = watch(firstRun);
+            Watch watch = watch(groups, firstRun);
             holder.stop();
             SinkSummary holderSummary = holderRun.get(1, TimeUnit.MINUTES);
             SinkSummary firstSummary = null;
@@ -140,19 +147,15 @@ final class MembershipHold {
             } catch (TimeoutException notEnded) {
                 outcome = "did not end within 3 min of the holder's stop";
             }
-            return new Hold(watch.seen, watch.firstEnded, watch.behindOnHolder, watch.look, holderSummary, firstSummary, outcome);
+            return new Hold(watch, holderSummary, firstSummary, outcome);
         } finally {
             holder.stop();
             first.stop();
         }
     }
 
-    private record Watch(boolean seen, boolean firstEnded, long behindOnHolder, String look) {
-    }
-
     /** Waits for the precondition (the first caught up on its own, the holder behind), then watches the first. */
-    private Watch watch(CompletableFuture<SinkSummary> firstRun) {
-        Groups groups = Groups.of(s.stand().admin());
+    private Watch watch(Groups groups, CompletableFuture<SinkSummary> firstRun) {
         Topics topics = s.topics();
         long t0 = System.nanoTime();
         long[] behindOnHolder = {0};
@@ -219,25 +222,26 @@ final class MembershipHold {
 
     /**
      * Records the hold: its precondition and the key check on B12 itself ({@code first_instance_ended_while_the_group_was_behind}),
-     * the drain's checks (ended normally, lag 0, every record written, FINAL = PG) on {@code part}.
+     * the drain's checks (ended normally, lag 0, every record written, FINAL = PG) on its own entry B12[until caught up].
      *
-     * @param e    B12's evidence
-     * @param part B12[until caught up]
+     * @param e B12's evidence
      */
-    void record(ClaimEvidence e, ClaimEvidence part, Hold hold) {
+    void record(ClaimEvidence e, Hold hold) {
+        Watch watch = hold.watch();
         e.figure("holder_summary", hold.holder().line());
-        e.figure("records_behind_on_the_holders_partitions", hold.behindOnHolder());
-        e.figure("holder_watch", hold.look());
-        if (!hold.seen() && !hold.firstEnded()) {
+        e.figure("records_behind_on_the_holders_partitions", watch.behindOnHolder());
+        e.figure("holder_watch", watch.look());
+        if (!watch.seen() && !watch.firstEnded()) {
             e.unverified("the first instance's own partitions were never caught up while the holder's were more than one "
                     + "poll (" + SinkConsumer.MAX_POLL_RECORDS + " records) behind: its --until-caught-up was not put to the test ("
-                    + hold.look() + ")");
+                    + watch.look() + ")");
         }
-        e.check("first_instance_ended_while_the_group_was_behind", hold.firstEnded()).isEqualTo(false,
+        e.check("first_instance_ended_while_the_group_was_behind", watch.firstEnded()).isEqualTo(false,
                 "--until-caught-up ends a run when the whole group caught up, not only the member's own partitions "
                         + "(a member whose own are caught up while another member holds partitions behind keeps polling)");
+        ClaimEvidence part = e.part("until caught up");
         backlog.check(part, hold.first(), hold.outcome(), List.of(hold.holder()), 1,
-                "one: the holder's leave, which hands it the holder's partitions, still behind");
+                "one: the holder's departure (its session's end), which hands it the holder's partitions, still behind");
         part.note("The hold of " + part.partOf() + ": a holder (" + HOLDER_DELAY_MS + " ms before each batch) owns every "
                 + "partition, the first instance joins with --until-caught-up, catches up on the partitions it was given and "
                 + "must go on polling while the holder's are behind (" + part.partOf() + "'s check "

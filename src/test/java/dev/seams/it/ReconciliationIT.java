@@ -179,11 +179,8 @@ class ReconciliationIT {
     private static void recordDetector(ClaimEvidence e, InjectedFaults injected) {
         Reconciliation faultyOrders = injected.faultyOrders();
         Reconciliation faultyCustomers = injected.faultyCustomers();
-        long lostId = injected.lostId();
-        long duplicateId = injected.duplicateId();
-        long wrongId = injected.wrongId();
-        e.check("injected_order_faults_found", keys(faultyOrders)).isEqualTo(List.of("order " + duplicateId + " duplicate",
-                "order " + lostId + " lost", "order " + wrongId + " wrong_value").stream().sorted().toList().toString(),
+        e.check("injected_order_faults_found", keys(faultyOrders)).isEqualTo(List.of("order " + injected.duplicateId() + " duplicate",
+                "order " + injected.lostId() + " lost", "order " + injected.wrongId() + " wrong_value").stream().sorted().toList().toString(),
                 "the checker on a copy of the view that loses one order, repeats one and changes one amount by 1.00");
         e.check("injected_customer_faults_found", keys(faultyCustomers)).isEqualTo(List.of("customer 1 lost", "customer 2 stale",
                 "customer 3 wrong_value").toString(),
