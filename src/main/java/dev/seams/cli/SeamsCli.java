@@ -18,7 +18,8 @@ import picocli.CommandLine;
 @Command(name = "seams", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         subcommands = {StreamsCommand.class, SinkCommand.class, SeedCommand.class, LagCommand.class,
             InboxCommand.class, CompareCommand.class, ReconcileCommand.class, SlotCommand.class},
-        description = "The CDC pipeline's stream processor, sink and seeder.")
+        description = "The CDC pipeline's stream processor, sink and seeder.",
+        footer = {"", "bin/seams stand up: the suite's stand brought up to explore (docs/stand.md; its own --help)."})
 public final class SeamsCli {
 
     private SeamsCli() {

@@ -39,6 +39,17 @@ public final class Brokers {
     }
 
     /**
+     * The node's command, in place of the module's ({@code while [ ! -f /tmp/testcontainers_start.sh ]; ... done;
+     * /tmp/testcontainers_start.sh}): the module copies its start script into the container once it runs, and its
+     * command executes the script as soon as the file appears, which fails with "Text file busy" (exit status 126, the
+     * node never starts) when the engine has not closed the file yet (testcontainers-java issue 11682; met here in a
+     * mutation-tier run, the stand's start lost for 3 minutes). This one waits until the script holds its last command,
+     * the image's {@code /etc/kafka/docker/run}, and has the shell read it rather than executing the file.
+     */
+    static final String START = "while ! grep -qs /etc/kafka/docker/run /tmp/testcontainers_start.sh; do sleep 0.1; done; "
+            + "exec sh /tmp/testcontainers_start.sh";
+
+    /**
      * @param layout  how many nodes, and their configuration
      * @param image   the profile's Kafka image
      * @param network the stand's network
@@ -49,6 +60,7 @@ public final class Brokers {
         for (int id : layout.nodeIds()) {
             String alias = layout.alias(id);
             nodes.put(id, new KafkaContainer(image)
+                    .withCommand("sh", "-c", START)
                     .withNetwork(network).withNetworkAliases(alias)
                     .withListener(alias + ":" + BrokerLayout.NETWORK_PORT)
                     .withEnv(layout.env(id))

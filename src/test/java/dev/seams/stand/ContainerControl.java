@@ -39,6 +39,11 @@ public final class ContainerControl {
         this.id = containerId;
     }
 
+    /** @return the container's id, as {@code docker exec} and the other commands of the engine take it */
+    public String id() {
+        return id;
+    }
+
     /**
      * The container's CPU time so far: Docker's stats, {@code cpu_stats.cpu_usage.total_usage} (all its
      * processes, user + system). Docker samples a container about once a second and answers a

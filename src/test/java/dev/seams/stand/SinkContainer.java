@@ -40,11 +40,16 @@ public final class SinkContainer implements AutoCloseable {
      * @param crash where the sink stops once {@link #crashTrigger()} exists, or null for none
      */
     public SinkContainer(Stand stand, SinkCrash.Point crash) {
+        this(stand, "target/sink-b5", List.of("--clickhouse-timeout", CLICKHOUSE_TIMEOUT.toSeconds() + "s",
+                "--instance-id", INSTANCE_ID, "--for", "60m"), crash);
+    }
+
+    private SinkContainer(Stand stand, String stateDir, List<String> options, SinkCrash.Point crash) {
         this.stand = stand;
-        Path stateDir = Project.root().resolve("target/sink-b5");
-        this.crashTrigger = stateDir.resolve("crash-trigger");
+        Path state = Project.root().resolve(stateDir);
+        this.crashTrigger = state.resolve("crash-trigger");
         this.process = new JvmContainer("sink", Images.fromSystemProperties().image("jre"), stand.network(),
-                Project.root().resolve("target/stand-logs")).withStateDir(stateDir)
+                Project.root().resolve("target/stand-logs")).withStateDir(state)
                 .withEnv(Secrets.CLICKHOUSE_ENV, stand.clickhouseTarget().password());
         try {
             Files.deleteIfExists(crashTrigger);
@@ -53,13 +58,24 @@ public final class SinkContainer implements AutoCloseable {
         }
         List<String> args = new ArrayList<>(List.of("sink", "--bootstrap-servers", stand.kafkaOnNetwork(),
                 "--clickhouse", "http://clickhouse:8123", "--clickhouse-user", stand.clickhouseTarget().user(),
-                "--clickhouse-database", stand.clickhouseTarget().database(),
-                "--clickhouse-timeout", CLICKHOUSE_TIMEOUT.toSeconds() + "s", "--mode", "totals",
-                "--group", SinkOptions.DEFAULT_GROUP, "--instance-id", INSTANCE_ID, "--for", "60m"));
+                "--clickhouse-database", stand.clickhouseTarget().database(), "--mode", "totals",
+                "--group", SinkOptions.DEFAULT_GROUP));
+        args.addAll(options);
         if (crash != null) {
             args.addAll(List.of("--crash-at", crash.cliName(), "--crash-trigger", crashTrigger.toString()));
         }
         process.running("dev.seams.cli.SeamsCli", args);
+    }
+
+    /**
+     * The sink as it is deployed ({@code seams stand up}, {@code standup/StandUp}): the shipped defaults, dynamic membership,
+     * {@code --run-until-stopped} (ends gracefully on SIGTERM).
+     *
+     * @param stand the running stand
+     * @return the sink, not started
+     */
+    public static SinkContainer deployed(Stand stand) {
+        return new SinkContainer(stand, "target/sink-stand", List.of("--run-until-stopped"), null);
     }
 
     /** Starts a new process and waits (up to 2 min) until the group has assigned it its partitions. */

@@ -1,0 +1,216 @@
+package dev.seams.standup;
+
+import dev.seams.check.Reconciliation;
+import dev.seams.cli.BuildVersion;
+import dev.seams.seed.OrderSeeder;
+import dev.seams.sink.ClickHouseTarget;
+import dev.seams.sink.SinkOptions;
+import dev.seams.stand.Images;
+import dev.seams.stand.SinkContainer;
+import dev.seams.stand.Stand;
+import dev.seams.wire.TopicNames;
+import java.io.PrintStream;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import sun.misc.Signal;
+
+/**
+ * {@code seams stand up} ({@code bin/seams stand up}; docs/stand.md): the stand the suite runs on, brought up for a
+ * person to explore. The same images ({@code containers/images.properties}), connector, DDL and ds-streams as every
+ * claim, plus the sink as it is deployed ({@link SinkContainer#deployed}: shipped defaults,
+ * {@code --run-until-stopped}). Prints the endpoints and three commands to try on stdout, stays up until Ctrl-C
+ * (SIGINT) or SIGTERM, and then removes every container and the network in order ({@link Stand#stop()}: the sink first).
+ *
+ * <p>Exit status: 130 after Ctrl-C, 143 after SIGTERM (the JVM's, everything removed); 1 the stand or its sink did
+ * not start (the reason on stderr; what did start is removed); 2 usage error (an unknown profile included). Seeded
+ * orders that do not reach {@code customer_totals FINAL} within {@code --seed-timeout} are reported on stderr with the
+ * customers that differ ({@link Reconciliation}), and the stand stays up to look at why.
+ */
+@Command(name = "seams stand up", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class, sortOptions = false,
+        description = {"Bring up the stand the suite runs on (PostgreSQL, Debezium on Kafka Connect, Kafka, ds-streams, "
+                + "the sink, ClickHouse), print its endpoints and commands to try, and keep it up until Ctrl-C, "
+                + "which removes everything."},
+        footer = {"", "Exit status: 130 stopped by Ctrl-C, 143 by SIGTERM (everything removed);",
+            "1 the stand or its sink did not start; 2 usage error."})
+public final class StandUp implements Callable<Integer> {
+
+    @Option(names = "--profile", defaultValue = "${sys:seams.profile:-current}",
+            description = "image set of containers/images.properties: current | candidate | offline | "
+                    + "offline-candidate (default: ${DEFAULT-VALUE})")
+    String profile;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
+            description = "orders to insert once the stand is up, then wait until customer_totals FINAL equals "
+                    + "PostgreSQL's totals (default: ${DEFAULT-VALUE}: none)")
+    int seed;
+
+    @Option(names = "--customers", defaultValue = "5", description = "the seeded orders' customers 1..N (default: ${DEFAULT-VALUE})")
+    int customers;
+
+    @Option(names = "--seed-timeout", defaultValue = "PT2M",
+            description = "how long the seeded orders may take to reach ClickHouse, ISO-8601 (default: ${DEFAULT-VALUE})")
+    Duration seedTimeout;
+
+    @Spec
+    CommandSpec spec;
+
+    /** Where the endpoints and commands go; tests replace it. */
+    PrintStream out = System.out;
+
+    /**
+     * Brings the stand up (see the class comment for the exit statuses).
+     *
+     * @param args the command line
+     */
+    public static void main(String[] args) {
+        if (System.getProperty("logback.configurationFile") == null) {   // before the first logger: logs to stderr
+            System.setProperty("logback.configurationFile", "dev/seams/standup/stand-up-logback.xml");
+        }
+        System.exit(new CommandLine(new StandUp()).execute(args));
+    }
+
+    /**
+     * @return 1 if the stand or its sink did not start; else, once a signal stopped everything, 128 + its number
+     * @throws ParameterException (exit status 2) for an unknown profile or a seed without customers
+     * @throws InterruptedException if the waiting thread is interrupted
+     */
+    @Override
+    public Integer call() throws InterruptedException {
+        if (seed < 0 || customers < 1) {
+            throw new ParameterException(spec.commandLine(), "--seed must be >= 0 and --customers >= 1");
+        }
+        System.setProperty("seams.profile", profile);
+        try {
+            Images.fromSystemProperties().references();
+        } catch (IllegalStateException e) {
+            throw new ParameterException(spec.commandLine(), "--profile " + profile + ": " + e.getMessage());
+        }
+        Signals signals = Signals.install();
+        Stand stand;
+        try {
+            stand = Stand.get();
+            SinkContainer sink = SinkContainer.deployed(stand);
+            stand.stopFirst(sink);
+            sink.start();
+        } catch (RuntimeException e) {   // what did start is removed by Stand.get's shutdown hook
+            System.err.println("seams stand up: " + e.getMessage());
+            return 1;
+        }
+        if (!signals.received()) {
+            print(stand);
+            if (seed > 0) {
+                seed(stand);
+            }
+            out.println("Up until Ctrl-C, which removes every container and the network.");
+            out.flush();
+        }
+        int status = signals.await();
+        System.err.println("seams stand up: stopping the sink, then ds-streams, every container and the network");
+        stand.stop();
+        return status;
+    }
+
+    /**
+     * Ctrl-C (SIGINT) and SIGTERM, taken by this command instead of the JVM's shutdown: the stand is stopped in order
+     * (the sink gracefully while its broker is still there, then the rest), not raced by Testcontainers' own shutdown
+     * hook, which removes every container at once. A signal during the start stops the stand as soon as it is up; a
+     * second signal leaves it to the JVM's shutdown.
+     */
+    private static final class Signals {
+
+        private final CountDownLatch first = new CountDownLatch(1);
+        private final AtomicInteger status = new AtomicInteger();
+
+        static Signals install() {
+            Signals signals = new Signals();
+            for (String name : List.of("INT", "TERM")) {
+                Signal.handle(new Signal(name), s -> {
+                    if (!signals.status.compareAndSet(0, 128 + s.getNumber())) {
+                        Runtime.getRuntime().exit(128 + s.getNumber());
+                    }
+                    signals.first.countDown();
+                });
+            }
+            return signals;
+        }
+
+        boolean received() {
+            return first.getCount() == 0;
+        }
+
+        /** @return the exit status of the first signal: 128 + its number (130 for SIGINT, 143 for SIGTERM) */
+        int await() throws InterruptedException {
+            first.await();
+            return status.get();
+        }
+    }
+
+    private void print(Stand stand) {
+        ClickHouseTarget ch = stand.clickhouseTarget();
+        String pg = stand.control("postgres").id().substring(0, 12);
+        String kafka = stand.control("kafka").id().substring(0, 12);
+        String clickhouse = stand.control("clickhouse").id().substring(0, 12);
+        out.printf("seams stand up: profile %s, up in %.1f s%n", stand.profile(), stand.startSeconds());
+        out.printf("  PostgreSQL   %s  user %s, password %s (table orders)%n", stand.sourceJdbcUrl(), stand.pgUser(),
+                stand.pgPassword());
+        out.printf("  Kafka        %s  topics %s, %s, %s%n", stand.bootstrapServers(), TopicNames.ORDERS_EVENTS,
+                TopicNames.CUSTOMER_TOTALS, TopicNames.CUSTOMER_TOTALS_DLQ);
+        out.printf("  Connect      %s  connector %s%n", stand.connect().getTarget(), Stand.CONNECTOR);
+        out.printf("  ClickHouse   %s  database %s, user %s, password %s (customer_totals)%n", ch.endpoint(), ch.database(),
+                ch.user(), ch.password());
+        out.printf("  ds-streams and the sink (group %s) run in containers; their logs: target/stand-logs/%n",
+                SinkOptions.DEFAULT_GROUP);
+        out.printf("Try:%n");
+        out.printf("  docker exec -it -e PGPASSWORD=%s %s psql -h localhost -U %s %s -c \"INSERT INTO orders (customer_id, amount) "
+                + "VALUES (7, 12.50)\"%n", stand.pgPassword(), pg, stand.pgUser(), stand.sourceDatabase());
+        out.printf("  docker exec -it %s /opt/kafka/bin/kafka-console-consumer.sh --bootstrap-server %s --topic %s "
+                + "--from-beginning --isolation-level read_committed --property print.key=true%n", kafka, stand.kafkaOnNetwork(), TopicNames.CUSTOMER_TOTALS);
+        out.printf("  docker exec -it %s clickhouse-client --user %s --password %s -d %s -q \"SELECT * FROM customer_totals "
+                + "FINAL ORDER BY customer_id\"%n", clickhouse, ch.user(), ch.password(), ch.database());
+        out.flush();
+    }
+
+    /** Seeds, then waits until ClickHouse's totals equal PostgreSQL's; says so on stderr if not, and the stand stays up. */
+    private void seed(Stand stand) {
+        try (Connection c = stand.pg()) {
+            OrderSeeder.seed(c, seed, customers, 42);
+        } catch (SQLException e) {
+            System.err.println("seams stand up: PostgreSQL refused the seeded orders (SQLSTATE " + e.getSQLState()
+                    + "): " + e.getMessage());
+            return;
+        }
+        long t0 = System.nanoTime();
+        try {
+            Awaitility.await("customer_totals FINAL equals PostgreSQL's totals").atMost(seedTimeout)
+                    .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                    .until(() -> Reconciliation.customerTotalsFinal(stand).matches());
+        } catch (ConditionTimeoutException e) {
+            System.err.printf("seams stand up: after %s customer_totals FINAL still differs from PostgreSQL's totals "
+                    + "(%s); the stand stays up: look at target/stand-logs/%n", seedTimeout, differences(stand));
+            return;
+        }
+        out.printf("Seeded %d orders (customers 1..%d): customer_totals FINAL equals PostgreSQL's totals after %.1f s%n",
+                seed, customers, (System.nanoTime() - t0) / 1e9);
+    }
+
+    private static String differences(Stand stand) {
+        try {
+            return Reconciliation.customerTotalsFinal(stand).describe();
+        } catch (RuntimeException e) {
+            return "not read: " + e.getMessage();
+        }
+    }
+}
