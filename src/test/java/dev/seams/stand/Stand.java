@@ -79,8 +79,6 @@ public final class Stand implements Endpoints {
 
     private Map<String, String> versions;
     private volatile List<Long> preexistingOrders = List.of();
-    /** Processes of the project's own started beside the stand ({@link #stopFirst}), stopped before its containers. */
-    private final List<AutoCloseable> stopFirst = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** host:port of the source database as seen from this host; null: the stand's own PostgreSQL container (B18 moves it) */
     private volatile String sourceAddress;
 
@@ -222,25 +220,8 @@ public final class Stand implements Endpoints {
         return ShippedSetup.connectorConfig(postgres);
     }
 
-    /**
-     * @param part a process of the project's own on the stand's network (e.g. the sink {@code seams stand up} runs),
-     *             stopped by {@link #stop()} before the stand's own containers and network, which it would otherwise
-     *             keep attached
-     */
-    public void stopFirst(AutoCloseable part) {
-        stopFirst.add(part);
-    }
-
-    /** Stops the parts given to {@link #stopFirst}, then Streams, and removes every container (Ryuk may be off). Idempotent. */
+    /** Stops Streams and removes every container (Ryuk may be off). Idempotent. */
     public synchronized void stop() {
-        for (AutoCloseable part : stopFirst) {
-            try {
-                part.close();
-            } catch (Exception e) {
-                LOG.warn("cannot stop {}: {}", part, e.toString());
-            }
-        }
-        stopFirst.clear();
         if (streams != null) {
             try {
                 streams.discard();   // no graceful close: its group, its broker and everything else go away now

@@ -32,7 +32,7 @@ import sun.misc.Signal;
  * person to explore. The same images ({@code containers/images.properties}), connector, DDL and ds-streams as every
  * claim, plus the sink as it is deployed ({@link SinkContainer#deployed}: shipped defaults,
  * {@code --run-until-stopped}). Prints the endpoints and three commands to try on stdout, stays up until Ctrl-C
- * (SIGINT) or SIGTERM, and then removes every container and the network in order ({@link Stand#stop()}: the sink first).
+ * (SIGINT) or SIGTERM, and then removes every container and the network in order (the sink first, then {@link Stand#stop()}).
  *
  * <p>Exit status: 130 after Ctrl-C, 143 after SIGTERM (the JVM's, everything removed); 1 the stand or its sink did
  * not start (the reason on stderr; what did start is removed); 2 usage error (an unknown profile included). Seeded
@@ -100,12 +100,12 @@ public final class StandUp implements Callable<Integer> {
         }
         Signals signals = Signals.install();
         Stand stand;
+        SinkContainer sink;
         try {
             stand = Stand.get();
-            SinkContainer sink = SinkContainer.deployed(stand);
-            stand.stopFirst(sink);
+            sink = SinkContainer.deployed(stand);
             sink.start();
-        } catch (RuntimeException e) {   // what did start is removed by Stand.get's shutdown hook
+        } catch (RuntimeException e) {   // what did start is removed by the JVM's shutdown (Stand.get's hook, Testcontainers')
             System.err.println("seams stand up: " + e.getMessage());
             return 1;
         }
@@ -119,7 +119,11 @@ public final class StandUp implements Callable<Integer> {
         }
         int status = signals.await();
         System.err.println("seams stand up: stopping the sink, then ds-streams, every container and the network");
-        stand.stop();
+        try {
+            sink.close();   // gracefully, while its broker is still there
+        } finally {
+            stand.stop();
+        }
         return status;
     }
 
