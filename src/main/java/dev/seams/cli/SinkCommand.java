@@ -101,10 +101,10 @@ public final class SinkCommand implements Callable<Integer> {
             + "a gathered record waits for its insert, e.g. 500ms (default: 1s); the freshness batching costs")
     Duration batchWait;
 
-    @Option(names = "--commit-interval", converter = HumanDuration.class, defaultValue = "0s", description = "commit "
-            + "written batches' offsets together at most this often, e.g. 1s (fewer OffsetCommit requests); a crash "
-            + "re-reads up to this much written data and the group's lag trails by as long (default: ${DEFAULT-VALUE}, "
-            + "every batch)")
+    @Option(names = "--commit-interval", converter = HumanDuration.class, defaultValue = "500ms", description = "while "
+            + "polls come back full (a backlog), commit written batches' offsets together at most this often (fewer "
+            + "OffsetCommit requests); a crash then re-reads up to this much written data; once caught up, each batch's "
+            + "at once; 0s: every batch's at once (default: ${DEFAULT-VALUE})")
     Duration commitInterval;
 
     @Mixin

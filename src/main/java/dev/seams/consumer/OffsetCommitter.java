@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
  *       committed in {@link #onRevoked} if the partitions move, or by {@link #retryPending()} after the
  *       next poll if they stay;</li>
  *   <li>{@link CommitFailedException}: the partitions already moved to another member; the offsets are
- *       dropped and logged — the new owner re-reads those records (at most one poll per rebalance is
- *       written twice into the raw table, harmless to FINAL/argMax);</li>
+ *       dropped and logged — the new owner re-reads those records (the batches written since the last
+ *       confirmed commit are written twice into the raw table: one poll, or while the consumer is behind up to
+ *       one commit interval of polls; harmless to FINAL/argMax);</li>
  *   <li>anything else (e.g. {@code GroupAuthorizationException}, {@code FencedInstanceIdException}):
  *       {@link RunStoppedException} with {@link RunStoppedException.Stop#FATAL_KAFKA}.</li>
  * </ul>
@@ -44,14 +45,16 @@ import org.slf4j.LoggerFactory;
  * {@link #commitAll()} (end of the run) and {@link #onRevoked} commit whatever is still unconfirmed.
  * With a <em>commit interval</em> ({@code --commit-interval}, like the consumer's own
  * {@code auto.commit.interval.ms} or Kafka Connect's {@code offset.flush.interval.ms}) written batches'
- * offsets wait until the interval since the last send has passed and then go in one asynchronous
- * commit ({@link #retryPending()} sends them after a poll too, so a sink at rest sends its last offsets
- * within one interval and one poll, and its lag is 0 once they are confirmed and
- * {@link #commitSkipped()} has moved over the last marker: a poll or two later). A crash then re-reads up to one interval of written records (at-least-once,
- * harmless to FINAL/argMax; claim B5's sink kills) and the group's committed offsets trail what is
- * written by up to that long; issue 13 P1 measured one {@code OffsetCommit} per 1,000-record batch costing
- * the broker about 3 ms of CPU, the largest item the sink added beside the direct insert on 2 cores. The
- * sink's default is no interval ({@code sink.SinkOptions#DEFAULT_COMMIT_INTERVAL}: claim B9's lag bound).
+ * offsets wait, <em>while the consumer is behind</em>, until the interval since the last send has passed and
+ * then go in one asynchronous commit. The consumer is behind while its polls come back full
+ * ({@code max.poll.records}, told by {@link #afterPoll}): more records are waiting. A poll that was not full
+ * means it had nothing more at hand, so what waited is sent at once: a sink that has caught up commits each
+ * batch as it is written, and its group's lag at rest is 0 as soon as that commit is confirmed and
+ * {@link #commitSkipped()} has moved over the last marker (a poll or two later; claims G12, B9). A crash while
+ * behind re-reads up to one interval of written records (at-least-once, harmless to FINAL/argMax; claim B5's
+ * sink kills); issue 13 P1 measured one {@code OffsetCommit} per 1,000-record batch costing the broker about
+ * 3 ms of CPU, the largest item the sink added beside the direct insert on 2 cores, so a backlog drain with an
+ * interval spares the broker nearly all of them (issue 26; {@code sink.SinkOptions#DEFAULT_COMMIT_INTERVAL}).
  *
  * <p>A poll that returns no record can still move the position: over a transaction's commit or abort
  * marker, or over aborted records a read_committed consumer skips; so can a poll that returns
@@ -92,9 +95,7 @@ public final class OffsetCommitter {
     private boolean commitOnRevocation = true;
     /** Written batches' offsets not sent yet: they wait for the commit interval (a subset of {@link #pending}). */
     private final Map<TopicPartition, OffsetAndMetadata> deferred = new HashMap<>();
-    private final long intervalNanos;
-    private final LongSupplier nanoClock;
-    private long lastSentNanos;
+    private final CommitPacing pacing;
     /** The offset each assigned partition was last committed at, by this run or (read once) by the group. */
     private final Map<TopicPartition, Long> lastCommitted = new HashMap<>();
     private long errors;
@@ -107,8 +108,8 @@ public final class OffsetCommitter {
 
     /**
      * @param consumer       the consumer whose group commits
-     * @param commitInterval how long {@link #commitAsync}'s offsets may wait to be sent together;
-     *                       {@link Duration#ZERO}: each batch's at once
+     * @param commitInterval how long {@link #commitAsync}'s offsets may wait to be sent together while the
+     *                       consumer is behind ({@link #afterPoll}); {@link Duration#ZERO}: each batch's at once
      * @throws IllegalArgumentException for a negative interval
      */
     public OffsetCommitter(Consumer<?, ?> consumer, Duration commitInterval) {
@@ -117,13 +118,8 @@ public final class OffsetCommitter {
 
     /** As {@link #OffsetCommitter(Consumer, Duration)}, with the clock that times the interval (tests). */
     OffsetCommitter(Consumer<?, ?> consumer, Duration commitInterval, LongSupplier nanoClock) {
-        if (commitInterval.isNegative()) {
-            throw new IllegalArgumentException("the commit interval must not be negative, got " + commitInterval);
-        }
+        this.pacing = new CommitPacing(commitInterval, nanoClock);
         this.consumer = consumer;
-        this.intervalNanos = commitInterval.toNanos();
-        this.nanoClock = nanoClock;
-        this.lastSentNanos = nanoClock.getAsLong();
     }
 
     /**
@@ -142,8 +138,9 @@ public final class OffsetCommitter {
 
     /**
      * Sends these offsets without waiting for the broker's answer (issue 13: a synchronous commit per
-     * batch was the largest item of the sink's profile) — at once, or with a commit interval once it
-     * has passed since the last send, together with every offset deferred meanwhile; they stay pending
+     * batch was the largest item of the sink's profile) — at once, or with a commit interval while the
+     * consumer is behind ({@link #afterPoll}) once it has passed since the last send, together with every
+     * offset deferred meanwhile; they stay pending
      * until the broker confirms them. Call it only after the batch's write was acknowledged, like
      * {@link #commit}. A failure is logged and counted, and the offsets go with the next synchronous commit.
      *
@@ -162,15 +159,29 @@ public final class OffsetCommitter {
         return Map.copyOf(deferred);
     }
 
+    /**
+     * Tells the committer how many records the poll just made returned. A full poll ({@code max.poll.records})
+     * means more are waiting: the consumer is behind, and written batches' offsets wait for the commit interval.
+     * A poll that was not full means the consumer had nothing more at hand: what waited is sent now, and each
+     * batch's offsets go at once until a poll comes back full again (claims G12 and B9: lag 0 at rest;
+     * {@link CommitPacing}). Until the first call the consumer counts as behind.
+     *
+     * @param records        records the poll returned (0 for none)
+     * @param maxPollRecords the consumer's {@code max.poll.records}
+     */
+    public void afterPoll(int records, int maxPollRecords) {
+        if (pacing.afterPoll(records, maxPollRecords)) {
+            sendDeferredIfDue();
+        }
+    }
+
     private void sendDeferredIfDue() {
         if (deferred.isEmpty()) {
             return;
         }
-        long now = nanoClock.getAsLong();
-        if (now - lastSentNanos < intervalNanos) {
+        if (!pacing.dueNow()) {
             return;
         }
-        lastSentNanos = now;
         Map<TopicPartition, OffsetAndMetadata> sent = Map.copyOf(deferred);
         deferred.clear();
         inFlight.putAll(sent);

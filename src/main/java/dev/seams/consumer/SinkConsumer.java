@@ -15,8 +15,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 public final class SinkConsumer {
 
     /**
-     * {@code max.poll.records} of the ClickHouse sink: one poll, one batch of inserts. It bounds what
-     * a rebalance can make the partitions' next owner write twice (claim B12: at most one poll per rebalance).
+     * {@code max.poll.records} of the ClickHouse sink: one poll, one batch of inserts. It bounds what a
+     * failed commit can make the partitions' next owner write twice when each batch's commit is sent as it is
+     * written (claim B12: at most one poll per failed commit); while the sink is behind, a commit interval
+     * ({@code sink.SinkOptions#commitInterval}) lets that many polls' commits go together, and a failed one leaves
+     * them all. A poll that returns this many records tells the sink it is behind ({@code OffsetCommitter#afterPoll}).
      */
     public static final int MAX_POLL_RECORDS = 1000;
 

@@ -43,8 +43,9 @@ import org.slf4j.LoggerFactory;
  * transaction control markers, so a caught-up read_committed sink shows lag 0 at rest, G12) are
  * committed by the {@link OffsetCommitter} (retried, or left to the new owner after a rebalance —
  * never the end of the run; B12): sent asynchronously, so the next poll and write do not wait for
- * the broker's answer, and at most once per {@link SinkOptions#commitInterval()} (the batches written
- * meanwhile go together); an unconfirmed commit is repeated synchronously after the next poll unless
+ * the broker's answer, and, while its polls come back full (a backlog), at most once per
+ * {@link SinkOptions#commitInterval()} (the batches written meanwhile go together; once a poll is not
+ * full, at once: {@link OffsetCommitter#afterPoll}); an unconfirmed commit is repeated synchronously after the next poll unless
  * newer offsets of its partitions wait to be sent (they supersede it), and everything unconfirmed
  * before partitions are revoked and at the end of the run. After a poll that left nothing unwritten, the
  * positions of assigned partitions that moved over transaction markers only are committed too
@@ -209,7 +210,9 @@ public final class Sink {
     private void consume(Consumer<byte[], byte[]> consumer, ClickHouseWriter writer, DeadLetterWriter deadLetters) {
         Backoff backoff = new Backoff();
         while (session.running()) {
-            pending.add(session.poll(pending.pollTimeout(POLL)));
+            ConsumerRecords<byte[], byte[]> polled = session.poll(pending.pollTimeout(POLL));
+            committer.afterPoll(polled.count(), SinkConsumer.MAX_POLL_RECORDS);   // a full poll: behind, offsets wait for the interval
+            pending.add(polled);
             if (stoppedInRebalance != null) {   // a listener must not throw into the poll: the stop is raised here
                 throw stoppedInRebalance;
             }

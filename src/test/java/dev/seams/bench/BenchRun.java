@@ -25,6 +25,47 @@ final class BenchRun {
         return rows / (nanos / 1e9);
     }
 
+    /** One timed run of a contender: its timed nanoseconds (the set-up before it, e.g. a truncate, untimed). */
+    @FunctionalInterface
+    interface TimedRun {
+        long nanos() throws Exception;
+    }
+
+    /**
+     * A contender's repetition over a span of several seconds (issue 26): the first run's timed nanoseconds are
+     * given, and further runs follow until the timed nanoseconds add up to {@link Benchmarks#minSpanNanos()}.
+     *
+     * @param rows  rows each run moves
+     * @param first the first run's timed nanoseconds (run by the caller, e.g. under {@link CpuAccount})
+     * @param more  one more run
+     * @return the runs' rate, rows per second of timed span, and how many runs it took
+     * @throws Exception what a run throws
+     */
+    static Repetition repeated(long rows, long first, TimedRun more) throws Exception {
+        return repeated(rows, first, more, Benchmarks.minSpanNanos());
+    }
+
+    /** As {@link #repeated(long, long, TimedRun)}, until this many timed nanoseconds. */
+    static Repetition repeated(long rows, long first, TimedRun more, long minSpanNanos) throws Exception {
+        long nanos = first;
+        int runs = 1;
+        while (nanos < minSpanNanos) {
+            nanos += more.nanos();
+            runs++;
+        }
+        return new Repetition(runs, nanos, rate(rows * runs, nanos));
+    }
+
+    /**
+     * One contender's repetition.
+     *
+     * @param runs       runs of {@link Benchmarks#records()} in it
+     * @param nanos      their timed nanoseconds together
+     * @param rowsPerSec rows per second over them
+     */
+    record Repetition(int runs, long nanos, double rowsPerSec) {
+    }
+
     /** @return the ratio a/b per repetition */
     static List<Double> ratios(List<Double> a, List<Double> b) {
         return java.util.stream.IntStream.range(0, a.size()).mapToObj(i -> a.get(i) / b.get(i)).toList();

@@ -20,7 +20,10 @@ final class PerformanceMarkdown {
         md.append("Generated ").append(json.get("generated_at")).append(" by `mvn verify -Pbench` (profile `")
                 .append(json.get("profile")).append("`) in ").append(json.get("bench_seconds")).append(" s on ")
                 .append(json.get("cores")).append(" cores; ").append(json.get("records")).append(" records per P1/P2 run, ")
-                .append(json.get("repetitions")).append(" repetitions per figure. Every figure is a ratio of two contenders ")
+                .append(json.get("repetitions")).append(" repetitions per figure")
+                .append(json.containsKey("span_seconds") ? ", each P1/P2 contender timed over at least " + json.get("span_seconds")
+                        + " s per repetition (a shorter run repeated)" : "")
+                .append(". Every figure is a ratio of two contenders ")
                 .append("measured side by side in the same run, alternating which goes first; the machine is shared and noisy, ")
                 .append("so the ratios count, not the absolute rates. Machine-readable twin: `performance.json`.\n\n");
         ProvenanceMarkdown.append(md, json);

@@ -25,7 +25,7 @@ import org.junit.platform.launcher.LauncherSessionListener;
  *
  * <p>The committed report is the output of a full run: a run restricted to some classes
  * ({@code -Dit.test=…}) or of another size ({@code -Dseams.bench.records},
- * {@code -Dseams.bench.repetitions} other than the issue's 100,000 and 5) writes to
+ * {@code -Dseams.bench.repetitions}, {@code -Dseams.bench.span-seconds} other than 100,000, 5 and 4) writes to
  * {@code target/bench-report/} instead. The {@code source} object is the same {@link Provenance}
  * the claims report carries.
  */
@@ -55,7 +55,8 @@ public final class PerformanceReport implements LauncherSessionListener {
         String filter = System.getProperty("seams.it.test", "");
         boolean partial = (!filter.isBlank() && !filter.startsWith("${"))
                 || Benchmarks.records() != Benchmarks.DEFAULT_RECORDS
-                || Benchmarks.repetitions() != Benchmarks.DEFAULT_REPETITIONS;
+                || Benchmarks.repetitions() != Benchmarks.DEFAULT_REPETITIONS
+                || Benchmarks.minSpanNanos() != Benchmarks.DEFAULT_SPAN_SECONDS * 1_000_000_000L;
         return Project.root().resolve(partial ? "target/bench-report" : "reports");
     }
 
@@ -78,6 +79,7 @@ public final class PerformanceReport implements LauncherSessionListener {
         json.put("bench_seconds", Spread.round(seconds, 1));
         json.put("records", Benchmarks.records());
         json.put("repetitions", Benchmarks.repetitions());
+        json.put("span_seconds", Benchmarks.minSpanNanos() / 1_000_000_000L);
         json.put("cores", Runtime.getRuntime().availableProcessors());
         json.put("source", source.toJson());
         json.put("benchmarks", results.stream().sorted((a, b) -> a.id().compareTo(b.id())).map(BenchResult::toJson).toList());

@@ -288,6 +288,45 @@ class OffsetCommitterTest {
         assertThat(committer.pendingRecords()).isZero();
     }
 
+    /**
+     * The interval applies only while polls come back full (issue 26): a poll that was not full sends what waited at
+     * once, and each batch's offsets go at once until a full poll comes again (B9's lag 0 after a restart, G12).
+     */
+    @Test
+    void aPollThatWasNotFullSendsWhatWaitedAndTheNextBatchesAtOnce() {
+        long[] now = {0};
+        committer = new OffsetCommitter(consumer, Duration.ofSeconds(1), () -> now[0]);
+
+        committer.afterPoll(1000, 1000);   // behind: the batch's offsets wait
+        committer.commitAsync(Map.of(P0, new OffsetAndMetadata(1000)), Map.of(P0, 1000L));
+        now[0] += 100_000_000L;
+        committer.afterPoll(1000, 1000);
+        committer.commitAsync(Map.of(P0, new OffsetAndMetadata(2000)), Map.of(P0, 1000L));
+        assertThat(consumer.attempts).as("within the interval while behind").isEmpty();
+
+        now[0] += 100_000_000L;
+        committer.afterPoll(400, 1000);   // caught up: what waited goes now, before this poll's batch is written
+        assertThat(consumer.attempts).containsExactly(Map.of(P0, new OffsetAndMetadata(2000)));
+        committer.commitAsync(Map.of(P0, new OffsetAndMetadata(2400)), Map.of(P0, 400L));
+        assertThat(consumer.attempts).as("each batch at once while caught up").hasSize(2)
+                .last().isEqualTo(Map.of(P0, new OffsetAndMetadata(2400)));
+        assertThat(committer.pendingRecords()).isZero();
+
+        committer.afterPoll(1000, 1000);   // behind again: the interval since the last send applies
+        committer.commitAsync(Map.of(P0, new OffsetAndMetadata(3400)), Map.of(P0, 1000L));
+        assertThat(consumer.attempts).hasSize(2);
+        committer.afterPoll(0, 1000);
+        assertThat(consumer.attempts).hasSize(3).last().isEqualTo(Map.of(P0, new OffsetAndMetadata(3400)));
+    }
+
+    /** A poll that was not full with nothing deferred sends nothing. */
+    @Test
+    void aPollThatWasNotFullWithNothingWaitingSendsNothing() {
+        committer = new OffsetCommitter(consumer, Duration.ofSeconds(1), () -> 0L);
+        committer.afterPoll(0, 1000);
+        assertThat(consumer.attempts).isEmpty();
+    }
+
     @Test
     void deferredOffsetsAreCommittedAtTheEndAndOnRevocation() {
         committer = new OffsetCommitter(consumer, Duration.ofHours(1), () -> 0L);

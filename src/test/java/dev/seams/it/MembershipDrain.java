@@ -361,8 +361,9 @@ final class MembershipDrain {
         e.check("raw_duplicate_rows_beyond_failed_commits", raw.excess()).isAtMost(SinkConsumer.MAX_POLL_RECORDS * commitErrors,
                 "what the sink guarantees: it commits what it wrote before its partitions move (each poll's at once, or "
                         + "the deferred ones in onPartitionsRevoked), so a rebalance finds nothing written and uncommitted; "
-                        + "only a failed commit (at most one poll each) leaves records for the new owner to write again — "
-                        + "0 when none failed");
+                        + "only a failed commit leaves records for the new owner to write again (at most one poll each where "
+                        + "every batch's commit is sent as it is written, as on this drain of one batch a second with the "
+                        + "default commit interval) — 0 when none failed");
         e.anomaly(Anomaly.LOST, e.figure("backlog_records_missing_in_raw_totals", raw.missing()));
         e.check("raw_rows_of_other_positions", raw.unexpected()).isZero("rows of this claim's customers at no backlog position");
         Reconciliation.customers(s.pg().truth(), Reconciliation.customerRows(s.ch(), Reconciliation.CUSTOMER_TOTALS_FINAL),

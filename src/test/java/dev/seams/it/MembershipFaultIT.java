@@ -1,7 +1,5 @@
 package dev.seams.it;
 
-import static org.awaitility.Awaitility.await;
-
 import dev.seams.consumer.OffsetFault;
 import dev.seams.consumer.SinkConsumer;
 import dev.seams.fixture.Pipeline;
@@ -9,6 +7,7 @@ import dev.seams.fixture.StandContext;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
+import dev.seams.sink.Batching;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
@@ -34,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * from writing them again. Then the same drain, on the same backlog size and stays, by the twin: the same sink with
  * the TEST-ONLY fault {@code OffsetFault.NO_COMMIT_ON_REVOCATION} (its listener forgets them). The duplicate count that
  * holds the real sink to 0 beyond failed commits must show the twin's re-written rows above that bound, in the same run.
- * And a run with the same interval, stopped gracefully as soon as it wrote a backlog of its own, must leave its group's
+ * And a run with the same interval that ends gracefully with its last batch's commit unconfirmed must leave its group's
  * lag at 0, markers included (B12[commit interval 5s, graceful stop]).
  */
 @ExtendWith(StandContext.Resolver.class)
@@ -101,11 +100,14 @@ class MembershipFaultIT {
     private static final int STOP_ORDERS = 3_000;
 
     /**
-     * B12[commit interval 5s, graceful stop]: a sink run with the same interval writes a backlog of its own and is
-     * stopped gracefully ({@code Sink.stop()}, as on SIGTERM) as soon as everything is written, within one interval of
-     * its last commit: it must commit what waits for the interval and move its offsets over the transactions' last
-     * markers before it leaves, so that its group's lag at rest is 0 (G12) — not left to a revocation that commits only
-     * the records' offsets.
+     * B12[commit interval 5s, graceful stop]: a sink run with the same interval gathers a backlog of its own into one
+     * batch ({@code --batch-rows} beyond the backlog) and ends gracefully once caught up ({@code --until-caught-up}: the
+     * same end of the run as {@code Sink.stop()} and SIGTERM), so its last batch is written after the loop and that
+     * batch's commit is still unconfirmed when the run ends — every time, not only when a stop happens to land within
+     * a commit interval (the sink sends a caught-up batch's offsets at once, {@code OffsetCommitter#afterPoll}). The run
+     * must commit them and move its offsets over the transactions' last markers before it leaves, so that its group's
+     * lag at rest is 0 (G12) — not left to the revocation on close, which commits only the records' offsets (mutant
+     * {@code sink-no-final-commit}).
      */
     private static void stoppedWithinTheInterval(ClaimEvidence part, StandContext s) throws Exception {
         // given: a backlog of its own customers, its group at the topic's end before it
@@ -116,25 +118,25 @@ class MembershipFaultIT {
                 + ", (100 + g * 37 % 9901) / 100.0 FROM generate_series(0, " + (STOP_ORDERS - 1) + ") g");
         s.settle();
         long records = MembershipDrain.dataBehind(topics, STOP_GROUP);
-        // when: a run with --commit-interval 5s writes all of it and is stopped gracefully at once
+        // when: a run with --commit-interval 5s gathers all of it into one batch and ends once caught up
         Sink sink = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS, o -> o.withGroupId(STOP_GROUP)
-                .withCommitInterval(COMMIT_INTERVAL).withRunFor(Duration.ofMinutes(2))));
+                .withCommitInterval(COMMIT_INTERVAL).withBatching(new Batching(STOP_ORDERS * 10, Duration.ofMinutes(2)))
+                .withUntilCaughtUp()));
         ExecutorService thread = Executors.newSingleThreadExecutor();
         SinkSummary summary;
         try {
-            CompletableFuture<SinkSummary> run = CompletableFuture.supplyAsync(sink::run, thread);
-            await("the run wrote the backlog").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> run.isDone() || s.ch().scalar("SELECT count() FROM raw_totals WHERE customer_id BETWEEN "
-                            + STOP_FIRST_CUSTOMER + " AND " + (STOP_FIRST_CUSTOMER + MembershipDrain.CUSTOMERS - 1)) >= records);
-            sink.stop();
-            summary = run.get(1, TimeUnit.MINUTES);
+            summary = CompletableFuture.supplyAsync(sink::run, thread).get(2, TimeUnit.MINUTES);
         } finally {
             sink.stop();
             thread.shutdownNow();
         }
+        long written = s.ch().scalar("SELECT count() FROM raw_totals WHERE customer_id BETWEEN " + STOP_FIRST_CUSTOMER
+                + " AND " + (STOP_FIRST_CUSTOMER + MembershipDrain.CUSTOMERS - 1));
         // then: its group's lag at rest is 0, markers included
         part.figure("backlog_records", records);
         part.figure("run_summary", summary.line());
+        part.check("backlog_rows_written", written).isEqualTo(records, "raw_totals rows of this part's customers: the "
+                + "gathered batch was written at the end of the run");
         part.check("group_lag_after_the_stop", topics.lag(STOP_GROUP, TopicNames.CUSTOMER_TOTALS))
                 .isZero("log end offset − committed offset summed over the partitions once the run stopped: what it wrote, "
                         + "waiting for the interval, and the transaction markers behind it are committed before it leaves (G12)");

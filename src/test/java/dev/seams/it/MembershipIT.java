@@ -8,6 +8,7 @@ import dev.seams.fixture.StandContext;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.Sink;
+import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.truth.Groups;
 import dev.seams.wire.TopicNames;
@@ -78,7 +79,8 @@ class MembershipIT {
 
         MembershipHold holding = MembershipHold.seed(s);   // after the drain's checks: it resets the group
         holding.record(e, holding.run());
-        e.note("With the sink's default, no commit interval, every batch's offsets are committed right after its insert, "
+        e.note("With the sink's default commit interval (" + SinkOptions.DEFAULT_COMMIT_INTERVAL.toMillis() + " ms, and only "
+                + "while behind) and this drain's one batch a second, every batch's offsets are committed right after its insert, "
                 + "so a rebalance finds nothing written and uncommitted: a rebalance listener that no longer commits the "
                 + "revoked partitions changes nothing this drain can see. With --commit-interval it does: "
                 + "B12[commit interval 5s] (-Pfaults) runs this drain with a 5 s interval beside a twin whose listener "
