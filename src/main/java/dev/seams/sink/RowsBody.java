@@ -72,7 +72,25 @@ public final class RowsBody {
 
     /** Writes a whole number field. */
     public RowsBody field(Field field, long value) {
-        return field(field, Long.toString(value));
+        if (value == Long.MIN_VALUE) {   // the one value whose negation is no long
+            return field(field, Long.toString(value));
+        }
+        name(field);
+        if (value < 0) {
+            put((byte) '-');
+            value = -value;
+        }
+        int digits = 1;
+        for (long rest = value / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        ensure(digits);
+        for (int i = size + digits - 1; i >= size; i--) {   // digits written in place, no String (issue 26)
+            buf[i] = (byte) ('0' + value % 10);
+            value /= 10;
+        }
+        size += digits;
+        return this;
     }
 
     /** Writes an exact decimal field as a plain JSON number, e.g. {@code 1112.08}. */
@@ -81,15 +99,20 @@ public final class RowsBody {
     }
 
     private RowsBody field(Field field, String number) {
+        name(field);
+        for (int i = 0; i < number.length(); i++) {
+            put((byte) number.charAt(i));
+        }
+        return this;
+    }
+
+    /** Writes the separator and the field's name. */
+    private void name(Field field) {
         if (!firstField) {
             put((byte) ',');
         }
         firstField = false;
         put(field.prefix, 0, field.prefix.length);
-        for (int i = 0; i < number.length(); i++) {
-            put((byte) number.charAt(i));
-        }
-        return this;
     }
 
     /** Closes the row. */
@@ -168,10 +191,15 @@ public final class RowsBody {
     }
 
     private void put(byte[] bytes, int from, int length) {
+        ensure(length);
+        System.arraycopy(bytes, from, buf, size, length);
+        size += length;
+    }
+
+    /** Makes room for {@code length} more bytes. */
+    private void ensure(int length) {
         if (size + length > buf.length) {
             buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + length));
         }
-        System.arraycopy(bytes, from, buf, size, length);
-        size += length;
     }
 }

@@ -3,6 +3,7 @@ package dev.seams.sink;
 import java.math.BigDecimal;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -16,8 +17,10 @@ public final class TargetColumns {
 
     private final String database;
     private final Map<String, String> types;
-    private final Map<String, DecimalType> decimals;
-    private final Map<String, IntegerType> integers;
+    /** table → column → its Decimal type: looked up per value without building a {@code table.column} key (issue 26) */
+    private final Map<String, Map<String, DecimalType>> decimals;
+    /** table → column → its integer type */
+    private final Map<String, Map<String, IntegerType>> integers;
 
     /**
      * @param database      the target database (named in the ALTER the error suggests)
@@ -26,10 +29,15 @@ public final class TargetColumns {
     public TargetColumns(String database, Map<String, String> typesByColumn) {
         this.database = Objects.requireNonNull(database, "database");
         this.types = Map.copyOf(typesByColumn);
-        this.decimals = typesByColumn.entrySet().stream().filter(e -> DecimalType.parse(e.getValue()) != null)
-                .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> DecimalType.parse(e.getValue())));
-        this.integers = typesByColumn.entrySet().stream().filter(e -> IntegerType.parse(e.getValue()) != null)
-                .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> IntegerType.parse(e.getValue())));
+        this.decimals = byTable(typesByColumn, DecimalType::parse);
+        this.integers = byTable(typesByColumn, IntegerType::parse);
+    }
+
+    /** @return table → column → the parsed type, for the columns whose type {@code parse} knows (non-null) */
+    private static <T> Map<String, Map<String, T>> byTable(Map<String, String> typesByColumn, Function<String, T> parse) {
+        return typesByColumn.entrySet().stream().filter(e -> parse.apply(e.getValue()) != null)
+                .collect(Collectors.groupingBy(e -> e.getKey().substring(0, e.getKey().indexOf('.')),
+                        Collectors.toUnmodifiableMap(e -> e.getKey().substring(e.getKey().indexOf('.') + 1), e -> parse.apply(e.getValue()))));
     }
 
     /**
@@ -40,7 +48,7 @@ public final class TargetColumns {
      * @throws TargetTooNarrowException if the column is an integer type whose range does not hold the value
      */
     public long requireFits(String table, String column, long value) {
-        IntegerType type = integers.get(table + "." + column);
+        IntegerType type = integers.getOrDefault(table, Map.of()).get(column);
         if (type == null || type.holds(value)) {
             return value;
         }
@@ -61,7 +69,7 @@ public final class TargetColumns {
      *                                  left to the insert, which fails by name (unknown table)
      */
     public BigDecimal requireFits(String table, String column, BigDecimal value) {
-        DecimalType type = decimals.get(table + "." + column);
+        DecimalType type = decimals.getOrDefault(table, Map.of()).get(column);
         if (type == null) {
             String declared = types.get(table + "." + column);
             if (declared == null && types.keySet().stream().noneMatch(c -> c.startsWith(table + "."))) {

@@ -3,6 +3,7 @@ package dev.seams.wire;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -36,6 +37,7 @@ import java.util.Objects;
 public record CustomerTotals(long customerId, long orders, BigDecimal total, long version) {
 
     private static final String WHAT = "customer totals";
+    private static final FlatJson FLAT = new FlatJson(List.of("customer_id", "orders", "version"), "total");
 
     /**
      * Puts {@code total} in money's canonical form (at least two decimals, trailing zeros beyond
@@ -116,7 +118,19 @@ public record CustomerTotals(long customerId, long orders, BigDecimal total, lon
      *                              null or non-numeric; the message names the field
      */
     public static CustomerTotals fromJson(byte[] json) {
-        JsonNode node = Json.readObject(Objects.requireNonNull(json, "json"), WHAT);
+        CustomerTotals flat = fromFlat(Objects.requireNonNull(json, "json"));
+        return flat != null ? flat : fromTree(json);   // the regular case is read without a tree
+    }
+
+    /** @return the regular case read without a tree, or null ({@link FlatJson#read}) */
+    static CustomerTotals fromFlat(byte[] json) {
+        FlatJson.Values flat = FLAT.read(json);
+        return flat == null ? null : new CustomerTotals(flat.integers()[0], flat.integers()[1], flat.money(), flat.integers()[2]);
+    }
+
+    /** {@link #fromJson(byte[])} through the tree readers, whatever the input: their errors are the contract. */
+    static CustomerTotals fromTree(byte[] json) {
+        JsonNode node = Json.readObject(json, WHAT);
         return new CustomerTotals(
                 Json.longField(node, "customer_id", WHAT),
                 Json.longField(node, "orders", WHAT),

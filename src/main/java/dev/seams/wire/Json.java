@@ -124,16 +124,27 @@ final class Json {
         } else {
             throw invalid(what, "field \"" + field + "\" is not a decimal: " + abbreviate(node.toString()));
         }
+        BigDecimal money = moneyOrNull(value);
+        if (money == null) {
+            throw invalid(what, "field \"" + field + "\" is beyond what PostgreSQL's numeric can hold: "
+                    + abbreviate(node.toString()));
+        }
+        return money;
+    }
+
+    /**
+     * @return {@code value} in money's canonical form ({@link #money}), or null if PostgreSQL's {@code numeric}
+     *     cannot hold it (more than 131,072 integer digits or 16,383 decimals, or an exponent beyond an int)
+     */
+    static BigDecimal moneyOrNull(BigDecimal value) {
         try {
             BigDecimal stripped = value.stripTrailingZeros();
             if ((long) stripped.precision() - stripped.scale() > NUMERIC_MAX_INTEGER_DIGITS || stripped.scale() > NUMERIC_MAX_SCALE) {
-                throw invalid(what, "field \"" + field + "\" is beyond what PostgreSQL's numeric can hold: "
-                        + abbreviate(node.toString()));
+                return null;
             }
             return money(stripped);
         } catch (ArithmeticException e) {   // an exponent beyond an int: 100e2147483647
-            throw invalid(what, "field \"" + field + "\" is beyond what PostgreSQL's numeric can hold: "
-                    + abbreviate(node.toString()));
+            return null;
         }
     }
 

@@ -29,6 +29,18 @@ class RowsBodyTest {
     }
 
     @Test
+    void wholeNumbersAreWrittenAsLongToStringWritesThem() {
+        long[] values = {0, 1, 9, 10, 99, 100, -1, -9, -10, 1234567890123L, Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1};
+        RowsBody body = new RowsBody(1);   // 64 bytes at first: the digits also land across a growth
+        StringBuilder expected = new StringBuilder();
+        for (long v : values) {
+            body.startRow().field(A, v).field(C, v).endRow();
+            expected.append("{\"a\":").append(v).append(",\"c\":").append(v).append("}\n");
+        }
+        assertThat(String.join("\n", body.lines()) + "\n").isEqualTo(expected.toString());
+    }
+
+    @Test
     void fieldsSerialisedOnceAreCopiedIntoAnotherTablesRow() {
         RowsBody raw = new RowsBody(1);
         RowsBody other = new RowsBody(1);
