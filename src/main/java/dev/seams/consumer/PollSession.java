@@ -152,14 +152,13 @@ public final class PollSession {
     }
 
     /**
-     * @return whether the run goes on (see the class comment); once false, the run's later
-     *     revocations (the consumer closing) are not counted as rebalances ({@link #rebalances()})
+     * @return whether the run goes on (see the class comment); while false, the run's revocations (the
+     *     consumer closing) are not counted as rebalances ({@link #rebalances()}); a window can open again,
+     *     e.g. when the sink's last write failed and rewound the run behind its end offsets
      */
     public boolean running() {
         boolean running = !stopRequested && withinWindow();
-        if (!running) {
-            rebalances.runEnded();
-        }
+        rebalances.runEnding(!running);
         return running;
     }
 

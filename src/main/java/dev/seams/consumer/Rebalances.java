@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * If the end offsets cannot be read, the consumer's cached lag ({@link Consumer#currentLag}) decides,
  * and a partition whose lag is unknown counts as not behind. Revocations once the run has ended
- * ({@link #runEnded()}: the consumer closing) are not rebalances and are not counted. Not
+ * ({@link #runEnding(boolean)}: the consumer closing) are not rebalances and are not counted. Not
  * thread-safe: the polling thread and its callbacks only.
  */
 public final class Rebalances {
@@ -86,9 +86,12 @@ public final class Rebalances {
         tookAwayBehind |= behind > 0;
     }
 
-    /** From now on the run is ending: revocations are the consumer closing, not rebalances. */
-    public void runEnded() {
-        ended = true;
+    /**
+     * @param ending whether the run's window has closed: from then on revocations are the consumer closing, not
+     *               rebalances; false again if the run goes on (its last write failed and was rewound)
+     */
+    public void runEnding(boolean ending) {
+        ended = ending;
     }
 
     /** @return partition → end offset − position (0 if unknown), the partitions still assigned */

@@ -15,6 +15,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -27,6 +28,7 @@ import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
@@ -51,6 +53,15 @@ import org.slf4j.LoggerFactory;
  * positions of assigned partitions that moved over transaction markers only are committed too
  * ({@link OffsetCommitter#commitSkipped()}), so the group's lag at rest is 0 whichever fetch brought
  * the last marker — never while gathered records wait for their write.
+ *
+ * <p>While its polls come back full (a backlog), a batch's write runs on a thread of its own while the
+ * next poll is read and mapped ({@link InFlightWrite}, issue 26): one write in flight at most, finished —
+ * acknowledged and its offsets handed to the committer — before the next batch's write starts, so offsets
+ * are still committed only after their write, in order. Once a poll is not full, the write is finished
+ * at once, as a caught-up sink writes and commits each batch before its next poll. Before partitions
+ * move and at the end of the run the write in flight is finished first; if it failed, whatever was read
+ * after it is rewound with it, to be read again after it — at the end of a run too, whose window then
+ * opens again (until caught up, until idle), unless it ended by {@code --for} or a stop.
  *
  * <p>A record that cannot be mapped (mode totals: rejected by {@link TotalsValidator}) is logged
  * with topic, partition, offset and reason and becomes a dead letter ({@link DeadLetters}: key and
@@ -90,6 +101,8 @@ public final class Sink {
     private SinkCrash crash = SinkCrash.OFF;
     private OffsetCommitter committer;
     private PollAccumulator pending;
+    /** The batch being written while the next poll is read and mapped (at most one; issue 26). */
+    private InFlightWrite<Written> inFlight;
     private long assignedNanos;
     private long lastCommitNanos;
 
@@ -122,8 +135,8 @@ public final class Sink {
 
     /**
      * Runs one sink session until its run window ends ({@link PollSession}). A batch whose write
-     * keeps failing retriably is re-read until then, so {@code --until-idle} does not end during
-     * such a failure; {@code --for} does.
+     * keeps failing retriably is re-read until then, so neither {@code --until-idle} nor
+     * {@code --until-caught-up} ends during such a failure, also of the last batch; {@code --for} and a stop do.
      *
      * @return what the run did
      * @throws RunStoppedException at a permanent write error ({@link RunStoppedException.Stop#PERMANENT_WRITE},
@@ -140,7 +153,9 @@ public final class Sink {
                      options.membership().groupId() + "-" + options.mode().cliName() + "-dlq", options.source().kafkaConfig());
              Client client = options.clickhouse().open();
              ClickHouseWriter writer = new ClickHouseWriter(client, options.clickhouse().database(),
-                     options.clickhouse().timeout(), mapper.tables().size()).withCrash(crash)) {
+                     options.clickhouse().timeout(), mapper.tables().size()).withCrash(crash);
+             InFlightWrite<Written> writes = new InFlightWrite<>()) {
+            inFlight = writes;
             target = null;
             stoppedInRebalance = null;
             session = new PollSession(consumer, options.window());
@@ -154,7 +169,12 @@ public final class Sink {
             session.afterEachPoll(committer::retryPending);
             pending = new PollAccumulator(options.batching(), Clock.systemUTC());
             session.subscribe(options.source().topic(), listener(consumer, writer, deadLetters));
-            consume(consumer, writer, deadLetters);
+            try {
+                consume(consumer, writer, deadLetters);
+            } catch (RuntimeException e) {
+                countUnsettled(e);
+                throw e;
+            }
             committer.commitAll();
             // a commit still in flight when the window ended kept commitSkipped() from moving over the
             // last transaction's marker: without this the group's lag at rest stays 1 (G12, B12)
@@ -209,60 +229,120 @@ public final class Sink {
 
     private void consume(Consumer<byte[], byte[]> consumer, ClickHouseWriter writer, DeadLetterWriter deadLetters) {
         Backoff backoff = new Backoff();
-        while (session.running()) {
+        while (true) {
+            if (!session.running()) {   // the window closed: the write in flight and the gathered records are written, committed
+                if (finish(consumer, writer, deadLetters, backoff) || !session.running()) {
+                    return;
+                }
+                continue;   // a last write failed and was rewound: the run is behind again (until caught up, until idle)
+            }
             ConsumerRecords<byte[], byte[]> polled = session.poll(pending.pollTimeout(POLL));
             committer.afterPoll(polled.count(), SinkConsumer.MAX_POLL_RECORDS);   // a full poll: behind, offsets wait for the interval
             pending.add(polled);
             if (stoppedInRebalance != null) {   // a listener must not throw into the poll: the stop is raised here
                 throw stoppedInRebalance;
             }
-            if (pending.due()) {
+            if (pending.due()) {   // written while the next poll is read, if this one was full
                 flush(pending.drain(), consumer, writer, deadLetters, backoff);
             }
-            if (pending.isEmpty()) {   // nothing read and not written: positions that moved did so over markers only (G12, B12)
+            if (polled.count() < SinkConsumer.MAX_POLL_RECORDS) {   // not behind: written and committed now, as a caught-up sink must
+                settle(consumer, backoff, null);
+            }
+            if (pending.isEmpty() && inFlight.isEmpty()) {   // nothing read and not written: positions that moved did so over markers only (G12, B12)
                 committer.commitSkipped();
             }
         }
-        if (!pending.isEmpty()) {   // the run window ended: what was gathered is written, its offsets committed
-            flush(pending.drain(), consumer, writer, deadLetters, backoff);
-        }
     }
 
-    /** Writes the gathered records, then commits their offsets; a retriable failure rewinds them for a re-read. */
-    private void flush(ConsumerRecords<byte[], byte[]> records, Consumer<byte[], byte[]> consumer, ClickHouseWriter writer,
+    /** @return whether the gathered records and the write in flight were all written (their offsets handed to the committer) */
+    private boolean finish(Consumer<byte[], byte[]> consumer, ClickHouseWriter writer, DeadLetterWriter deadLetters, Backoff backoff) {
+        boolean started = pending.isEmpty() || flush(pending.drain(), consumer, writer, deadLetters, backoff);
+        return settle(consumer, backoff, null) && started;
+    }
+
+    /**
+     * Maps the gathered records, finishes the write in flight ({@link #settle}), then starts theirs
+     * ({@link InFlightWrite}): their offsets are committed once it is acknowledged ({@link #settle}). If the
+     * previous write failed, or reading the target's columns did, they are rewound with it for a re-read and
+     * no write starts.
+     *
+     * @return whether their write started
+     */
+    private boolean flush(ConsumerRecords<byte[], byte[]> records, Consumer<byte[], byte[]> consumer, ClickHouseWriter writer,
                        DeadLetterWriter deadLetters, Backoff backoff) {
         Batch batch;
         try {
             if (target == null) {   // once per run: a column widened while the sink was stopped is seen at its restart
                 target = writer.columns(mapper.tables());
             }
-            batch = map(records, target);
+            batch = map(records, target);   // while the previous batch's write is in flight
         } catch (WriteFailedException e) {   // reading the column types failed: a ClickHouse request like an insert
-            counters.insertErrors++;
-            failed(consumer, records, backoff, e);
-            return;
+            if (settle(consumer, backoff, records)) {
+                counters.insertErrors++;
+                failed(consumer, records, backoff, e);
+            }
+            return false;
+        } catch (RunStoppedException e) {   // B15: the batch in flight is finished first; nothing of this one written
+            if (settle(consumer, backoff, records)) {   // else settle counted it, rewound
+                counters.uncommitted = records.count();
+            }
+            throw e;
+        }
+        Map<TopicPartition, OffsetAndMetadata> next = Batches.nextOffsets(consumer, records);   // the positions right after this batch
+        if (!settle(consumer, backoff, records)) {   // the previous write failed: this batch is read again after it
+            return false;
         }
         boolean committedAhead = options.faults().offsetFault() == OffsetFault.COMMIT_BEFORE_WRITE;
         if (committedAhead) {   // FAULT INJECTION, TEST-ONLY (B5's twin): the offsets go before the insert
-            committer.commitAsync(Batches.nextOffsets(consumer, records), Batches.counts(records));
+            committer.commitAsync(next, Batches.counts(records));
         }
-        try {
-            write(batch, writer, deadLetters);
-        } catch (WriteFailedException e) {
-            failed(consumer, records, backoff, e);
-            return;
+        inFlight.start(new Written(records, next, batch, committedAhead), () -> write(batch, writer, deadLetters));
+        return true;
+    }
+
+    /**
+     * Waits for the write in flight, if any, and finishes it: acknowledged — the batch counted and its
+     * offsets handed to the {@link OffsetCommitter} (B5: only now); failed — nothing committed, the batch
+     * re-read after a backoff or the run stopped ({@link #failed}), and whatever was read after it
+     * ({@code readSince}, the gathered polls) rewound to be read again after it.
+     *
+     * @param readSince a batch read after the one in flight and not yet handed to a write, or null
+     * @return whether the write in flight (if any) was acknowledged
+     * @throws RunStoppedException if it failed permanently
+     */
+    private boolean settle(Consumer<byte[], byte[]> consumer, Backoff backoff, ConsumerRecords<byte[], byte[]> readSince) {
+        InFlightWrite.Outcome<Written> done = inFlight.await();
+        if (done == null) {
+            return true;
         }
-        crash.maybeCrash(SinkCrash.Point.AFTER_INSERT, () -> "batch " + Batches.position(records) + " inserted ("
-                + batch.inserted + " rows), offsets not committed");
+        Written w = done.batch();
+        if (done.failure() != null) {
+            long unread = 0;
+            for (ConsumerRecords<byte[], byte[]> later : Arrays.asList(readSince, pending.drain())) {
+                if (later != null) {   // rewound before the failed batch: a partition in both ends at the failed batch's first offset
+                    Batches.rewind(consumer, later);
+                    unread += later.count();
+                }
+            }
+            try {
+                failed(consumer, w.records(), backoff, done.failure());
+            } finally {
+                counters.uncommitted += unread;
+            }
+            return false;
+        }
+        crash.maybeCrash(SinkCrash.Point.AFTER_INSERT, () -> "batch " + Batches.position(w.records()) + " inserted ("
+                + w.batch().inserted + " rows), offsets not committed");
         backoff.reset();
         counters.uncommitted = 0;
-        counters.inserted += batch.inserted;
-        counters.bad += batch.bad;
-        counters.tombstones += batch.tombstones;
-        if (!committedAhead) {
-            committer.commitAsync(Batches.nextOffsets(consumer, records), Batches.counts(records));
+        counters.inserted += w.batch().inserted;
+        counters.bad += w.batch().bad;
+        counters.tombstones += w.batch().tombstones;
+        if (!w.committedAhead()) {
+            committer.commitAsync(w.next(), Batches.counts(w.records()));
         }
         lastCommitNanos = System.nanoTime();
+        return true;
     }
 
     /**
@@ -282,18 +362,45 @@ public final class Sink {
     }
 
     /**
-     * Before partitions move: the gathered records are written and committed while this member
-     * still owns them; if that fails they are not committed, and those of partitions it keeps are
-     * rewound so it re-reads them (the new owner of the others reads from their committed offsets).
+     * At a run's exceptional end: the write in flight, if any, ends and is counted — inserted if it was
+     * acknowledged, uncommitted either way: nothing of it is committed, the next run reads it again.
+     *
+     * @param ending the error that ends the run; a failure of this wait is added to it as suppressed
+     */
+    private void countUnsettled(RuntimeException ending) {
+        try {
+            InFlightWrite.Outcome<Written> done = inFlight.await();
+            if (done == null) {
+                return;
+            }
+            if (done.failure() == null) {
+                counters.inserted += done.batch().batch().inserted;
+                counters.bad += done.batch().batch().bad;
+                counters.tombstones += done.batch().batch().tombstones;
+            }
+            counters.uncommitted += done.batch().records().count();
+        } catch (RuntimeException e) {
+            ending.addSuppressed(e);
+        }
+    }
+
+    /**
+     * Before partitions move: the write in flight and the gathered records are written and committed
+     * while this member still owns them; if that fails they are not committed, and those of partitions it
+     * keeps are rewound so it re-reads them (the new owner of the others reads from their committed offsets).
      */
     private void flushBeforeRebalance(Consumer<byte[], byte[]> consumer, Collection<TopicPartition> moving,
                                       ClickHouseWriter writer, DeadLetterWriter deadLetters) {
-        if (pending.isEmpty()) {
+        if (pending.isEmpty() && inFlight.isEmpty()) {
             return;
         }
         ConsumerRecords<byte[], byte[]> records = pending.drain();
         try {
-            flush(records, consumer, writer, deadLetters, new Backoff());
+            Backoff backoff = new Backoff();
+            if (!records.isEmpty()) {
+                flush(records, consumer, writer, deadLetters, backoff);
+            }
+            settle(consumer, backoff, null);
         } catch (RuntimeException e) {
             LOG.warn("writing the gathered records before partitions {} move failed: {}", moving, e.toString());
             records.partitions().stream().filter(tp -> !moving.contains(tp))
@@ -386,7 +493,6 @@ public final class Sink {
                     LOG.info("tombstone {}-{}@{}: no row", record.topic(), record.partition(), record.offset());
                 }
             } catch (TargetTooNarrowException e) {   // B15: stop before the server rounds it; nothing of the batch written
-                counters.uncommitted = records.count();
                 throw new RunStoppedException(RunStoppedException.Stop.TARGET_TOO_NARROW, "record " + record.topic() + "-"
                         + record.partition() + "@" + record.offset() + ": " + e.getMessage() + "; batch "
                         + Batches.position(records) + " neither written nor committed", e);
@@ -399,6 +505,11 @@ public final class Sink {
             }
         }
         return batch;
+    }
+
+    /** A batch handed to {@link #inFlight}: its records, the positions right after them, its rows and dead letters. */
+    private record Written(ConsumerRecords<byte[], byte[]> records, Map<TopicPartition, OffsetAndMetadata> next, Batch batch,
+                           boolean committedAhead) {
     }
 
     private static final class Batch {

@@ -26,8 +26,8 @@ import jdk.jfr.consumer.RecordingFile;
  */
 public final class JfrProfile {
 
-    /** Sampling period, milliseconds. */
-    static final int PERIOD_MS = 10;
+    /** Sampling period, milliseconds: JFR's shortest, so that a sink run of under a second gives hundreds of samples, not tens. */
+    static final int PERIOD_MS = 1;
     private static final String CPU = "jdk.ExecutionSample";
     private static final String NATIVE = "jdk.NativeMethodSample";
 

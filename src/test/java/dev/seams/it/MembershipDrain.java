@@ -37,7 +37,7 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * One drain of claim B12 (group membership changes stop nothing): a backlog of {@value #BACKLOG} {@code customer.totals}
  * records of the drain's own customers, drained by a first sink instance of group {@code ds-sink} while a second instance
- * joins and leaves at 5, 30 and 55 % of the drain ({@link FaultSchedule}; the drain's progress is the backlog's share
+ * joins and leaves at 5, 30 and 70 % of the drain ({@link FaultSchedule}; the drain's progress is the backlog's share
  * written to {@code raw_totals}). Each join and each leave is a rebalance that
  * must land mid-drain, proven from outside (data records behind the group's committed offsets, read by
  * {@code LagProbe}) and from inside (the summary's rebalances mid-drain, {@code consumer/Rebalances}). To make the drain last,
@@ -50,16 +50,26 @@ final class MembershipDrain {
     static final String GROUP = SinkOptions.DEFAULT_GROUP;
     /**
      * Orders seeded, one {@code customer.totals} record each: the backlog. The drain advances one poll
-     * ({@value SinkConsumer#MAX_POLL_RECORDS} records) per batch, 3.3 % of it: each stay lands within
-     * FaultSchedule's ±5 points of its point (with 15,000, 6.7 % steps, @55 % landed at 66.7 %).
+     * ({@value SinkConsumer#MAX_POLL_RECORDS} records) per batch, 2.2 % of it: each stay lands within
+     * FaultSchedule's ±5 points of its point (with 15,000, 6.7 % steps, @55 % landed at 66.7 %; with 30,000 and a
+     * rebalance that also waits for the write in flight, the second stay and the removal after it ran past 55 %).
      */
-    static final int BACKLOG = 30_000;
+    static final int BACKLOG = 45_000;
     /** Customers of one drain's backlog. */
     static final int CUSTOMERS = 60;
-    /** FAULT INJECTION: the pause before each batch's inserts, ms: the drain takes about 40 s, a stay about a fifth of it. */
+    /** FAULT INJECTION: the pause before each batch's inserts, ms: the drain takes about 50 s, a stay about a sixth of it. */
     static final long INSERT_DELAY_MS = 1_000;
-    /** Where in the drain the second instance joins (and then leaves): a stay (about a fifth of the drain) apart. */
-    static final double[] CHANGES_AT = {0.05, 0.3, 0.55};
+    /**
+     * Where in the drain the second instance joins (and then leaves): more than a stay apart, and the second gap
+     * also holds MembershipIT's removal of the first instance after the second stay.
+     */
+    static final double[] CHANGES_AT = {0.05, 0.3, 0.7};
+
+    /** @return the points of {@link #CHANGES_AT} as text, e.g. {@code 5 %, 30 % and 70 %} */
+    static String points() {
+        List<String> each = java.util.Arrays.stream(CHANGES_AT).mapToObj(FaultSchedule::percent).map(p -> p.replace("%", " %")).toList();
+        return String.join(", ", each.subList(0, each.size() - 1)) + " and " + each.get(each.size() - 1);
+    }
 
     /**
      * The backlog, in PostgreSQL and settled into {@code customer.totals}, the group reset to its start.

@@ -86,7 +86,7 @@ class MembershipFaultIT {
                         + "the same count and bound that hold the real sink above");
         e.note("Both drains: " + MembershipDrain.BACKLOG + " orders of their own customers, both instances with --commit-interval "
                 + COMMIT_INTERVAL.toSeconds() + "s and the test-only insert delay of " + MembershipDrain.INSERT_DELAY_MS
-                + " ms per batch, the second instance joining and leaving at 5, 30 and 55 % of the drain. The classic (eager) "
+                + " ms per batch, the second instance joining and leaving at " + MembershipDrain.points() + " of the drain. The classic (eager) "
                 + "protocol revokes every partition at each rebalance, so each one finds up to five seconds of written, "
                 + "uncommitted batches: the real sink commits them in onPartitionsRevoked, the twin forgets them and "
                 + "their next owner (the first instance again, or the second) writes them again. "

@@ -57,4 +57,21 @@ class CustomerTotalsTest {
 
         assertThat(refund).isEqualTo(new CustomerTotals(7, 1, new BigDecimal("-5.00"), 1));
     }
+
+    @Test
+    void moneyIsCanonicalWhateverItsScaleNeverRounded() {
+        java.util.Random random = new java.util.Random(26);
+        java.util.List<BigDecimal> amounts = new java.util.ArrayList<>(java.util.List.of(new BigDecimal("1.10"), new BigDecimal("12.000"),
+                new BigDecimal("1.005"), new BigDecimal("7"), new BigDecimal("0.00"), new BigDecimal("-0.00"), new BigDecimal("1E+3"),
+                new BigDecimal("-0.50"), new BigDecimal("0.1"), new BigDecimal("100.0000")));
+        for (int i = 0; i < 2_000; i++) {
+            amounts.add(BigDecimal.valueOf(random.nextLong() % 10_000_000, random.nextInt(8) - 2));
+        }
+        for (BigDecimal amount : amounts) {
+            BigDecimal stripped = amount.stripTrailingZeros();
+            BigDecimal canonical = stripped.scale() < 2 ? stripped.setScale(2) : stripped;
+            assertThat(new CustomerTotals(1, 1, amount, 1).total()).as("%s", amount).isEqualTo(canonical);
+            assertThat(Json.moneyOrNull(amount)).as("%s", amount).isEqualTo(canonical);
+        }
+    }
 }
