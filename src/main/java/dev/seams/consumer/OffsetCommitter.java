@@ -168,11 +168,15 @@ public final class OffsetCommitter {
      *
      * @param records        records the poll returned (0 for none)
      * @param maxPollRecords the consumer's {@code max.poll.records}
+     * @return whether the consumer is caught up now (the poll was not full): the one rule by which a sink also
+     *     finishes its write in flight at once ({@code sink/Sink})
      */
-    public void afterPoll(int records, int maxPollRecords) {
-        if (pacing.afterPoll(records, maxPollRecords)) {
+    public boolean afterPoll(int records, int maxPollRecords) {
+        boolean caughtUp = pacing.afterPoll(records, maxPollRecords);
+        if (caughtUp) {
             sendDeferredIfDue();
         }
+        return caughtUp;
     }
 
     private void sendDeferredIfDue() {

@@ -237,7 +237,7 @@ public final class Sink {
                 continue;   // a last write failed and was rewound: the run is behind again (until caught up, until idle)
             }
             ConsumerRecords<byte[], byte[]> polled = session.poll(pending.pollTimeout(POLL));
-            committer.afterPoll(polled.count(), SinkConsumer.MAX_POLL_RECORDS);   // a full poll: behind, offsets wait for the interval
+            boolean caughtUp = committer.afterPoll(polled.count(), SinkConsumer.MAX_POLL_RECORDS);   // a full poll: behind, offsets wait for the interval
             pending.add(polled);
             if (stoppedInRebalance != null) {   // a listener must not throw into the poll: the stop is raised here
                 throw stoppedInRebalance;
@@ -245,7 +245,7 @@ public final class Sink {
             if (pending.due()) {   // written while the next poll is read, if this one was full
                 flush(pending.drain(), consumer, writer, deadLetters, backoff);
             }
-            if (polled.count() < SinkConsumer.MAX_POLL_RECORDS) {   // not behind: written and committed now, as a caught-up sink must
+            if (caughtUp) {   // not behind: written and committed now, as a caught-up sink must
                 settle(consumer, backoff, null);
             }
             if (pending.isEmpty() && inFlight.isEmpty()) {   // nothing read and not written: positions that moved did so over markers only (G12, B12)
@@ -335,9 +335,7 @@ public final class Sink {
                 + w.batch().inserted + " rows), offsets not committed");
         backoff.reset();
         counters.uncommitted = 0;
-        counters.inserted += w.batch().inserted;
-        counters.bad += w.batch().bad;
-        counters.tombstones += w.batch().tombstones;
+        counters.add(w.batch());
         if (!w.committedAhead()) {
             committer.commitAsync(w.next(), Batches.counts(w.records()));
         }
@@ -374,9 +372,7 @@ public final class Sink {
                 return;
             }
             if (done.failure() == null) {
-                counters.inserted += done.batch().batch().inserted;
-                counters.bad += done.batch().batch().bad;
-                counters.tombstones += done.batch().batch().tombstones;
+                counters.add(done.batch().batch());
             }
             counters.uncommitted += done.batch().records().count();
         } catch (RuntimeException e) {
@@ -527,5 +523,12 @@ public final class Sink {
         long dlqErrors;
         long insertErrors;
         long uncommitted;
+
+        /** Counts an acknowledged batch's rows: inserted, rejected to the DLQ, tombstones. */
+        void add(Batch batch) {
+            inserted += batch.inserted;
+            bad += batch.bad;
+            tombstones += batch.tombstones;
+        }
     }
 }

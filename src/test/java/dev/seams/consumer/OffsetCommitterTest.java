@@ -297,7 +297,7 @@ class OffsetCommitterTest {
         long[] now = {0};
         committer = new OffsetCommitter(consumer, Duration.ofSeconds(1), () -> now[0]);
 
-        committer.afterPoll(1000, 1000);   // behind: the batch's offsets wait
+        assertThat(committer.afterPoll(1000, 1000)).as("a full poll: behind").isFalse();   // the batch's offsets wait
         committer.commitAsync(Map.of(P0, new OffsetAndMetadata(1000)), Map.of(P0, 1000L));
         now[0] += 100_000_000L;
         committer.afterPoll(1000, 1000);
@@ -305,7 +305,7 @@ class OffsetCommitterTest {
         assertThat(consumer.attempts).as("within the interval while behind").isEmpty();
 
         now[0] += 100_000_000L;
-        committer.afterPoll(400, 1000);   // caught up: what waited goes now, before this poll's batch is written
+        assertThat(committer.afterPoll(400, 1000)).as("a poll that was not full: caught up").isTrue();   // what waited goes now, before this poll's batch is written
         assertThat(consumer.attempts).containsExactly(Map.of(P0, new OffsetAndMetadata(2000)));
         committer.commitAsync(Map.of(P0, new OffsetAndMetadata(2400)), Map.of(P0, 400L));
         assertThat(consumer.attempts).as("each batch at once while caught up").hasSize(2)
@@ -323,7 +323,7 @@ class OffsetCommitterTest {
     @Test
     void aPollThatWasNotFullWithNothingWaitingSendsNothing() {
         committer = new OffsetCommitter(consumer, Duration.ofSeconds(1), () -> 0L);
-        committer.afterPoll(0, 1000);
+        assertThat(committer.afterPoll(0, 1000)).isTrue();
         assertThat(consumer.attempts).isEmpty();
     }
 
