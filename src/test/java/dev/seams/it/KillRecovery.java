@@ -21,6 +21,7 @@ import dev.seams.stand.JvmProcess;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StreamsProcess;
 import dev.seams.truth.Groups;
+import dev.seams.truth.StreamsLogs;
 import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.time.Duration;
@@ -83,11 +84,18 @@ final class KillRecovery {
      *                      whole load in orders.events
      * @param sinkLag0      the sink's lag 0 on customer.totals (no data record behind), after ds-streams'
      * @param finalEqualsPg customer_totals FINAL equals PG per customer
+     * @param restoredRecords changelog records the new ds-streams process restored into its state stores before
+     *                      {@code RUNNING} (its "Finished restoring changelog ... with a total number of N records" lines):
+     *                      after kill -9 under exactly-once the whole state, so the restore grows with the stand's history
+     * @param slowestRoundMs the slowest round of the harness's checks while it waited for these moments, ms: each
+     *                      moment is the start of the first round that saw it, so it may be late by up to about this
      */
     record Recovery(Kill kill, double streamsUp, double streamsRunning, double streamsBack, double sinkBack, double streamsLag0, double sinkLag0,
                             double finalEqualsPg, long streamsRebalances, long sinkRebalances, long sessionsExpired,
-                            List<String> streamsRebalanceReasons, List<String> sinkRebalanceReasons, boolean taskCorrupted) {
+                            List<String> streamsRebalanceReasons, List<String> sinkRebalanceReasons, boolean taskCorrupted,
+                            long restoredRecords, long slowestRoundMs) {
     }
+
 
     /**
      * Before the kills: the pipeline settled, the sink caught up and {@code customer_totals FINAL} = PG (rebuilt from
@@ -163,9 +171,11 @@ final class KillRecovery {
         driver.close();
 
         double[] t = {Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN};
+        long[] slowestRoundNanos = {0};
         await("ds-streams and the sink recovered, FINAL = PG").atMost(Duration.ofMinutes(3))
                 .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(100)).until(() -> {
-                    double now = (System.nanoTime() - restartNanos[0]) / 1e9;
+                    long roundStart = System.nanoTime();
+                    double now = (roundStart - restartNanos[0]) / 1e9;
                     firstTime(t, 0, now, () -> groups.look(Pipeline.STREAMS_GROUP).heldByNewMember(streamsMembers));
                     firstTime(t, 1, now, () -> groups.look(SINK_GROUP).heldByNewMember(sinkMembers));
                     firstTime(t, 2, now, () -> topics.totalEndOffset(TopicNames.ORDERS_EVENTS) >= eventsBefore + applied.changes()
@@ -175,6 +185,7 @@ final class KillRecovery {
                     firstTime(t, 4, now, () -> !Double.isNaN(t[2]) && Reconciliation.customerTotalsFinal(stand).matches());
                     firstTime(t, 5, now, () -> streams.logText().contains(StreamsProcess.STARTING));
                     firstTime(t, 6, now, () -> streams.logText().contains(StreamsProcess.RUNNING));
+                    slowestRoundNanos[0] = Math.max(slowestRoundNanos[0], System.nanoTime() - roundStart);
                     return !Double.isNaN(t[0] + t[1] + t[3] + t[4] + t[5] + t[6]);
                 });
         String brokerLog = stand.kafka().since(brokerLogMark);
@@ -185,7 +196,8 @@ final class KillRecovery {
                 Groups.rebalances(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalances(brokerLog, SINK_GROUP),
                 count(brokerLog, "has failed, removing it from the group"),
                 Groups.rebalanceReasons(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalanceReasons(brokerLog, SINK_GROUP),
-                streams.logText().contains("TaskCorruptedException"));
+                streams.logText().contains("TaskCorruptedException"), StreamsLogs.restoredRecords(streams.logText()),
+                Math.round(slowestRoundNanos[0] / 1e6));
         record(e, r, streamsId, sinkId, applied);
         return r;
     }
@@ -212,6 +224,8 @@ final class KillRecovery {
         e.figure("rebalances_ds_sink", r.sinkRebalances());
         e.figure("sessions_expired", r.sessionsExpired());
         e.figure("streams_task_corrupted_on_restart", r.taskCorrupted());
+        e.figure("streams_records_restored", r.restoredRecords());
+        e.figure("probe_slowest_round_ms", r.slowestRoundMs());
         e.figure("rebalance_reasons_ds_streams", r.streamsRebalanceReasons().isEmpty() ? "none" : String.join(" | ", r.streamsRebalanceReasons()));
         e.figure("rebalance_reasons_ds_sink", r.sinkRebalanceReasons().isEmpty() ? "none" : String.join(" | ", r.sinkRebalanceReasons()));
         if (r.kill().streamsExit() != Sigkill.EXIT || r.kill().sinkExit() != Sigkill.EXIT) {
@@ -229,7 +243,10 @@ final class KillRecovery {
                 + "the reasons are its 'Preparing to rebalance group <group> ... (reason: R)' lines over the same span; "
                 + "streams_task_corrupted_on_restart: whether the restarted ds-streams logged TaskCorruptedException (its state "
                 + "after kill -9 under exactly-once is wiped and restored from the changelogs). Seen on this stand: Kafka Streams 4.2.2 "
-                + "then rejoins its group once more (reason 'Active tasks corrupted': one more rebalance), 4.3.1 does not (docs/recovery.md).");
+                + "then rejoins its group once more (reason 'Active tasks corrupted': one more rebalance), 4.3.1 does not (docs/recovery.md); "
+                + "streams_records_restored: the changelog records it restored before RUNNING, the whole state, which grows with what "
+                + "the stand processed before this claim; probe_slowest_round_ms: the slowest round of the harness's checks (every "
+                + "100 ms) while it waited: a moment is the start of the first round that saw it, late by up to about that.");
     }
 
     /** Sets {@code t[i]} to {@code now} the first time the condition holds. */
@@ -254,7 +271,7 @@ final class KillRecovery {
 
     static List<Object> row(String membership, Recovery r) {
         return List.of(membership, r.streamsUp(), r.streamsRunning(), r.streamsBack(), r.sinkBack(), r.streamsLag0(), r.sinkLag0(), r.finalEqualsPg(),
-                r.streamsRebalances(), r.sinkRebalances());
+                r.streamsRebalances(), r.sinkRebalances(), r.restoredRecords());
     }
 
     static double ratio(double dynamic, double fixed) {

@@ -76,7 +76,7 @@ class RecoveryIT {
 
         e.table("Recovery after kill -9, seconds from the restart (the same " + LOAD + "-change load each time)",
                 List.of("membership", "ds-streams process up", "ds-streams RUNNING", "ds-streams partitions back", "sink partitions back", "ds-streams lag 0", "sink lag 0",
-                        "FINAL = PG", "rebalances ds-streams", "rebalances ds-sink"),
+                        "FINAL = PG", "rebalances ds-streams", "rebalances ds-sink", "changelog records restored"),
                 List.of(row("dynamic", dynamic), row("static (group.instance.id)", fixed)));
         e.check("static_seconds_to_streams_lag_0", fixed.streamsLag0()).isAtMost(STATIC_MAX_SECONDS,
                 "static membership: ds-streams has processed the whole load within 10 s of its restart");
