@@ -96,7 +96,6 @@ final class KillRecovery {
                             long restoredRecords, long slowestRoundMs) {
     }
 
-
     /**
      * Before the kills: the pipeline settled, the sink caught up and {@code customer_totals FINAL} = PG (rebuilt from
      * the changelog if another claim emptied or rewrote the tables), so that each recovery's FINAL = PG is its own.
@@ -189,6 +188,7 @@ final class KillRecovery {
                     return !Double.isNaN(t[0] + t[1] + t[3] + t[4] + t[5] + t[6]);
                 });
         String brokerLog = stand.kafka().since(brokerLogMark);
+        String streamsLog = streams.logText();
         sink.kill();
         groups.removeAllMembers(SINK_GROUP);
 
@@ -196,7 +196,7 @@ final class KillRecovery {
                 Groups.rebalances(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalances(brokerLog, SINK_GROUP),
                 count(brokerLog, "has failed, removing it from the group"),
                 Groups.rebalanceReasons(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalanceReasons(brokerLog, SINK_GROUP),
-                streams.logText().contains("TaskCorruptedException"), StreamsLogs.restoredRecords(streams.logText()),
+                streamsLog.contains("TaskCorruptedException"), StreamsLogs.restoredRecords(streamsLog),
                 Math.round(slowestRoundNanos[0] / 1e6));
         record(e, r, streamsId, sinkId, applied);
         return r;
@@ -269,6 +269,12 @@ final class KillRecovery {
                 Project.root().resolve("target/stand-logs"));
     }
 
+    /** The columns of a recovery table, one {@link #row} per recovery. */
+    static final List<String> COLUMNS = List.of("membership", "ds-streams process up", "ds-streams RUNNING",
+            "ds-streams partitions back", "sink partitions back", "ds-streams lag 0", "sink lag 0", "FINAL = PG",
+            "rebalances ds-streams", "rebalances ds-sink", "changelog records restored");
+
+    /** @return one recovery's row of a table of {@link #COLUMNS} */
     static List<Object> row(String membership, Recovery r) {
         return List.of(membership, r.streamsUp(), r.streamsRunning(), r.streamsBack(), r.sinkBack(), r.streamsLag0(), r.sinkLag0(), r.finalEqualsPg(),
                 r.streamsRebalances(), r.sinkRebalances(), r.restoredRecords());

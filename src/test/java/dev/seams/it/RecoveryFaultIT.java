@@ -31,8 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>Second in its tier, right after {@link SourceChangesFaultIT} ({@link Order}, report/ClaimClassOrder): after kill -9
  * under exactly-once ds-streams restores its whole state from the changelogs, so the recovery grows with what the stand
  * processed before (each kill's {@code streams_records_restored}). Run here, its kills restore the stand's state and
- * their own loads, the same in every run; run after the tier's other claims they restored ~410,000 records, 2.4-2.8 s of
- * each recovery on this 2-core machine, at whatever point of the tier the class order put them (docs/recovery.md).
+ * their own loads, the same in every run, not whatever the class order put before them (docs/recovery.md; what that
+ * cost once: docs/findings.md).
  */
 @ExtendWith(StandContext.Resolver.class)
 @Order(2)
@@ -64,8 +64,7 @@ class RecoveryFaultIT {
             rows.add(row("static (group.instance.id), kill " + i, f));
         }
         e.table("Recovery after kill -9, seconds from the restart (the same " + LOAD + "-change load each time)",
-                List.of("membership", "ds-streams process up", "ds-streams RUNNING", "ds-streams partitions back", "sink partitions back",
-                        "ds-streams lag 0", "sink lag 0", "FINAL = PG", "rebalances ds-streams", "rebalances ds-sink", "changelog records restored"), rows);
+                KillRecovery.COLUMNS, rows);
         e.check("static_seconds_to_streams_lag_0_max", max(fixed, Recovery::streamsLag0)).isAtMost(STATIC_MAX_SECONDS,
                 "static membership, every kill: ds-streams has processed the whole load within 10 s of its restart");
         e.check("static_seconds_to_sink_lag_0_max", max(fixed, Recovery::sinkLag0)).isAtMost(STATIC_MAX_SECONDS,

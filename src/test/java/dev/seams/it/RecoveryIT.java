@@ -43,8 +43,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>First in its tier ({@link Order}, report/ClaimClassOrder): after kill -9 under exactly-once ds-streams restores its
  * whole state from the changelogs, so the recovery grows with what the stand processed before (each kill's
  * {@code streams_records_restored}). Run first, its kills restore the stand's state and their own loads, the same in
- * every run; run after half of the tier's claims they restored ~132,000 records, and a static recovery took 12 s on
- * this 2-core machine (docs/recovery.md).
+ * every run, not whatever the class order put before them (docs/recovery.md; what that cost once: docs/findings.md).
  */
 @ExtendWith(StandContext.Resolver.class)
 @Order(1)
@@ -83,8 +82,7 @@ class RecoveryIT {
         Recovery fixed = kills.recover(e.part("static membership"), s, StreamsProcess.STAND_INSTANCE_ID, SINK_INSTANCE_ID);
 
         e.table("Recovery after kill -9, seconds from the restart (the same " + LOAD + "-change load each time)",
-                List.of("membership", "ds-streams process up", "ds-streams RUNNING", "ds-streams partitions back", "sink partitions back", "ds-streams lag 0", "sink lag 0",
-                        "FINAL = PG", "rebalances ds-streams", "rebalances ds-sink", "changelog records restored"),
+                KillRecovery.COLUMNS,
                 List.of(row("dynamic", dynamic), row("static (group.instance.id)", fixed)));
         e.check("static_seconds_to_streams_lag_0", fixed.streamsLag0()).isAtMost(STATIC_MAX_SECONDS,
                 "static membership: ds-streams has processed the whole load within 10 s of its restart");
