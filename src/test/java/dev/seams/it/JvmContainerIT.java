@@ -14,6 +14,7 @@ import dev.seams.stand.Images;
 import dev.seams.stand.JvmContainer;
 import dev.seams.stand.Stand;
 import dev.seams.truth.Pg;
+import dev.seams.truth.StreamsLogs;
 import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.io.IOException;
@@ -132,7 +133,7 @@ class JvmContainerIT {
         assertEquals(BATCH, lag, "ds-streams lag with the process dead");
 
         measured.put("restart_after_kill_to_running_s", startAndTime());
-        measured.put("task_corrupted_after_kill", streams.output().contains("TaskCorruptedException"));
+        measured.put("task_corrupted_after_kill", StreamsLogs.taskCorrupted(streams.output()));
         long t0 = System.nanoTime();
         Pipeline.awaitStreamsMatchesPg(stand);
         measured.put("restart_after_kill_running_to_caught_up_s", seconds(t0));

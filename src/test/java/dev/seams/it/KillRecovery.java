@@ -196,7 +196,7 @@ final class KillRecovery {
                 Groups.rebalances(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalances(brokerLog, SINK_GROUP),
                 count(brokerLog, "has failed, removing it from the group"),
                 Groups.rebalanceReasons(brokerLog, Pipeline.STREAMS_GROUP), Groups.rebalanceReasons(brokerLog, SINK_GROUP),
-                streamsLog.contains("TaskCorruptedException"), StreamsLogs.restoredRecords(streamsLog),
+                StreamsLogs.taskCorrupted(streamsLog), StreamsLogs.restoredRecords(streamsLog),
                 Math.round(slowestRoundNanos[0] / 1e6));
         record(e, r, streamsId, sinkId, applied);
         return r;

@@ -20,6 +20,7 @@ import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StreamsProcess;
+import dev.seams.truth.StreamsLogs;
 import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.time.Duration;
@@ -166,7 +167,7 @@ class LagIT {
             sampler.mark("RUNNING");
             awaitStreamsLagZero(s.topics());
             e.figure("recovery_seconds", Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
-            boolean corrupted = e.figure("task_corrupted_exception_seen", stand.streams().logText().contains("TaskCorruptedException"));
+            boolean corrupted = e.figure("task_corrupted_exception_seen", StreamsLogs.taskCorrupted(stand.streams().logText()));
             s.settle();
 
             long produced = topics.readFrom(TopicNames.CUSTOMER_TOTALS, COMMITTED, totalsAtKill, r -> { });

@@ -17,6 +17,7 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Stand;
+import dev.seams.truth.StreamsLogs;
 import dev.seams.truth.Topics;
 import dev.seams.wire.TopicNames;
 import java.time.Duration;
@@ -127,7 +128,7 @@ final class RepeatedKills {
                 sampler.mark("restart");
                 stand.streams().start();
                 return new StreamsKills.StreamsKill(landed, at, lag, openBefore, stable, openTotals, openRepartition, exit,
-                        stand.streams().logText().contains("TaskCorruptedException"));
+                        StreamsLogs.taskCorrupted(stand.streams().logText()));
             });
             OrderLoad.Applied applied = loader.await(Duration.ofMinutes(5));
             total = (int) applied.changes();

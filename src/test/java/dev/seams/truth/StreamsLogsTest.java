@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** B9's reading of what a restarted ds-streams restored, from Kafka Streams 4.2's own lines. */
+/** B9's and G14's readings of a restarted ds-streams' log, from Kafka Streams 4.2's own lines. */
 class StreamsLogsTest {
 
     @Test
@@ -21,5 +21,15 @@ class StreamsLogsTest {
     void aProcessThatRestoredNothingRestoredZero() {
         assertThat(StreamsLogs.restoredRecords("04:45:49.983 INFO [main] o.apache.kafka.streams.KafkaStreams - State transition from CREATED to REBALANCING"))
                 .isZero();
+    }
+
+    @Test
+    void aRestartThatFoundItsTasksCorruptedSaysSo() {
+        String log = "05:52:18.539 ERROR [x-StreamThread-1] o.a.k.s.p.internals.TaskManager - stream-thread [x-StreamThread-1] "
+                + "Get exceptions for the following tasks: {0_1=org.apache.kafka.streams.errors.TaskCorruptedException: "
+                + "Tasks [0_1] are corrupted and hence need to be re-initialized}";
+        assertThat(StreamsLogs.taskCorrupted(log)).isTrue();
+        assertThat(StreamsLogs.taskCorrupted("05:52:17.001 INFO [main] o.apache.kafka.streams.KafkaStreams - State transition from CREATED to REBALANCING"))
+                .isFalse();
     }
 }
