@@ -20,6 +20,15 @@ final class BenchRun {
         Benchmarks.run("stand_start_seconds", Spread.round(stand.startSeconds(), 1));
     }
 
+    /**
+     * @return milliseconds this JVM's JIT compilers have spent so far ({@code CompilationMXBean}, summed over its
+     *     compiler threads): the difference across a timed span is the compiling done within it, which a contender
+     *     in its steady state no longer pays (issue 26: P1's spread; docs/findings.md 2026-12-06)
+     */
+    static long jitMillis() {
+        return java.lang.management.ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
+    }
+
     /** @return rows per second for this many rows in this many nanoseconds */
     static double rate(long rows, long nanos) {
         return rows / (nanos / 1e9);

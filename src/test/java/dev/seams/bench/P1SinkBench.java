@@ -32,7 +32,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * also lets the engine's teardown settle before the next repetition. A contender's repetition is several
  * runs of the same records, each on emptied tables, until their timed spans add up to
  * {@link Benchmarks#minSpanNanos()} ({@link BenchRun#repeated}; issue 26: spans of several seconds);
- * a first, uncounted round warms the JIT and the connections. Every contender but the engine runs under
+ * {@value #WARM_UP_ROUNDS} uncounted rounds first warm the JIT and the connections, and each repetition reports the
+ * JIT's milliseconds per run within each contender's timed runs ({@link BenchRun#jitMillis()}). Every contender but the engine runs under
  * {@link CpuAccount} (its first run of each repetition): CPU seconds per party (this JVM, each stand
  * container), the evidence of where the sink's extra time goes on this 2-core machine. The sink's
  * figure is its drain time ({@link dev.seams.sink.Sink#drainTime()}: first assignment → the end of the
@@ -46,6 +47,12 @@ class P1SinkBench {
     /** The sink's records per poll ({@code max.poll.records} of {@link dev.seams.consumer.SinkConsumer}). */
     static final int POLL_RECORDS = 1_000;
     private static final Duration ENGINE_TIMEOUT = Duration.ofSeconds(90);
+    /**
+     * Uncounted rounds of the measured contenders before the repetitions. Two: a bench run of 2026-12-06 went on to
+     * four and the sink's runs still compiled 270–680 ms each (each run builds its consumer, client and threads anew,
+     * code a deployed sink runs once), so more rounds buy time, not a settled JIT (docs/findings.md 2026-12-06).
+     */
+    private static final int WARM_UP_ROUNDS = 2;
     private static final String CPU_SINK = "sink (whole run)";
     private static final String CPU_SINK_0S = "sink, --commit-interval 0s (whole run)";
     private static final String CPU_DIRECT = "direct insert";
@@ -61,8 +68,13 @@ class P1SinkBench {
         BenchTables tables = BenchTables.create(stand);
         ScratchTotals data = ScratchTotals.shared(stand);
         Rounds rounds = new Rounds(new CpuAccount(stand));
-        rounds.run(stand, tables, data, 0, false);   // warm-up, not counted
-        rounds.clear();
+        List<Double> warmUpJit = new ArrayList<>();
+        for (int round = 0; round < WARM_UP_ROUNDS; round++) {   // not counted
+            rounds.run(stand, tables, data, 0, false);
+            warmUpJit.add(rounds.jitMsPerRun.values().stream().mapToDouble(l -> l.get(l.size() - 1)).max().orElse(0));
+            rounds.clear();
+        }
+        rounds.warmUpJit = warmUpJit;
         for (int rep = 0; rep < Benchmarks.repetitions(); rep++) {
             rounds.run(stand, tables, data, rep + 1, true);
         }
@@ -82,6 +94,10 @@ class P1SinkBench {
         final Map<String, List<Double>> spanSeconds = new LinkedHashMap<>();
         final List<Double> sinkDrain = new ArrayList<>();
         final List<Double> sinkEveryBatchDrain = new ArrayList<>();
+        /** contender → JIT compiling per run within its repetition's timed runs, ms ({@link BenchRun#jitMillis()}) */
+        final Map<String, List<Double>> jitMsPerRun = new LinkedHashMap<>();
+        /** the warm-up rounds' largest JIT milliseconds per run of a contender, one per round */
+        List<Double> warmUpJit = List.of();
         /** contender → runs of the records per repetition ({@link BenchRun#repeated}) */
         final Map<String, List<Integer>> runs = new LinkedHashMap<>();
         final List<Double> sinkWhole = new ArrayList<>();
@@ -119,6 +135,7 @@ class P1SinkBench {
                             Duration commitInterval) throws Exception {
             int n = data.rows().size();
             tables.truncate();
+            long jit0 = BenchRun.jitMillis();
             SinkDrain first = measured(contender, () -> drain(stand, tables, data, group, commitInterval));
             long[] whole = {first.totalNanos()};
             int[] more = {0};
@@ -129,6 +146,7 @@ class P1SinkBench {
                 return next.drainNanos();
             });
             runs.computeIfAbsent(contender, c -> new ArrayList<>()).add(r.runs());
+            jitMsPerRun.computeIfAbsent(contender, c -> new ArrayList<>()).add((double) (BenchRun.jitMillis() - jit0) / r.runs());
             if (contender.equals(CPU_SINK)) {
                 sinkWhole.add(BenchRun.rate((long) n * r.runs(), whole[0]));
                 sinkInserts.add(first.inserts());
@@ -154,12 +172,14 @@ class P1SinkBench {
                 return nanos;
             };
             tables.truncate();
+            long jit0 = BenchRun.jitMillis();
             long first = measured(CPU_DIRECT, insert::nanos);
             BenchRun.Repetition r = BenchRun.repeated(n, first, () -> {
                 tables.truncate();
                 return insert.nanos();
             });
             runs.computeIfAbsent(CPU_DIRECT, c -> new ArrayList<>()).add(r.runs());
+            jitMsPerRun.computeIfAbsent(CPU_DIRECT, c -> new ArrayList<>()).add((double) (BenchRun.jitMillis() - jit0) / r.runs());
             return r.rowsPerSec();
         }
 
@@ -226,6 +246,7 @@ class P1SinkBench {
             cpuSeconds.clear();
             spanSeconds.clear();
             runs.clear();
+            jitMsPerRun.clear();
         }
 
         BenchResult result(int n, JfrProfile.Summary profile) {
@@ -257,6 +278,14 @@ class P1SinkBench {
             r.figure("runs_per_repetition", runs.entrySet().stream().collect(java.util.stream.Collectors.toMap(
                     e -> e.getKey().replace(" (whole run)", ""), Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new)));
             r.figure("least_timed_seconds_per_repetition", Benchmarks.minSpanNanos() / 1_000_000_000L);
+            jitMsPerRun.forEach((contender, ms) -> r.figure("jit_ms_per_run_" + contender.replace(" (whole run)", "")
+                    .replaceAll("[^a-z0-9]+", "_").replaceAll("_+$", ""), Spread.of(ms), 0));
+            r.figure("warm_up_rounds_jit_ms_per_run", warmUpJit.stream().map(Math::round).toList());
+            r.note("JIT compiling within the timed runs (jit_ms_per_run_*, this JVM's compiler threads, ms per run of the records): "
+                    + "after " + WARM_UP_ROUNDS + " uncounted rounds (warm_up_rounds_jit_ms_per_run: the most a contender "
+                    + "compiled per run in each). Each sink run builds its consumer, ClickHouse client and threads anew, code a "
+                    + "deployed sink runs once, so the sink's runs keep compiling where the direct insert's have settled; that "
+                    + "compiling shares the two cores with the servers and is part of the sink's figure.");
             r.figure("direct_insert_queries_per_run", 2 * ((n + POLL_RECORDS - 1) / POLL_RECORDS));
             Map<String, List<Double>> series = new LinkedHashMap<>();
             series.put("sink (drain)", sinkDrain);
