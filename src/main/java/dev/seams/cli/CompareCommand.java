@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
  * 3 when none got worse but some were not compared (the upgrade gate has not seen that tier's evidence, e.g. the
  * candidate ran without {@code -Pfaults}: docs/profiles.md).
  */
-@Command(name = "compare", mixinStandardHelpOptions = true,
+@Command(name = "compare", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "Compare two guarantees.json reports: the claims whose verdict changed first, then anomalies; figures with --figures.",
         footer = {"", "Exit status: 0 no claim worse;",
             "1 a claim that passed before does not pass (or is missing) after;",

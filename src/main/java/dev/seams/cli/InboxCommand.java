@@ -36,7 +36,7 @@ import picocli.CommandLine.Option;
  * constraint violation, undefined table, privilege, authentication), the poll's position on stderr;
  * 70 at an unexpected error; 137 when the fault-injection switch {@code --crash-at} fired.
  */
-@Command(name = "inbox", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "inbox", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class, sortOptions = false,
         description = "Sink mode inbox: orders.events into PostgreSQL order_ledger exactly-once, "
                 + "via stored offsets and a processed-keys table in the same transaction (or --mode plain: at-least-once).",
         footer = {"", "Exit status: 0 clean run; 1 a poll left uncommitted after retriable failures;",
@@ -57,13 +57,13 @@ public final class InboxCommand implements Callable<Integer> {
     @Mixin
     PgLogin login = new PgLogin();
 
-    @Option(names = "--topic", defaultValue = InboxOptions.DEFAULT_TOPIC)
+    @Option(names = "--topic", defaultValue = InboxOptions.DEFAULT_TOPIC, description = "topic of order events to consume (default: ${DEFAULT-VALUE})")
     String topic;
 
-    @Option(names = "--group", defaultValue = InboxOptions.DEFAULT_GROUP, description = "consumer group")
+    @Option(names = "--group", defaultValue = InboxOptions.DEFAULT_GROUP, description = "consumer group (default: ${DEFAULT-VALUE})")
     String group;
 
-    @Option(names = "--mode", defaultValue = "inbox", description = "inbox (exactly-once) | plain (at-least-once twin)")
+    @Option(names = "--mode", defaultValue = "inbox", description = "inbox (exactly-once) | plain (at-least-once twin) (default: ${DEFAULT-VALUE})")
     String mode;
 
     @Option(names = "--commit-size", defaultValue = "" + InboxOptions.DEFAULT_COMMIT_SIZE,
@@ -78,7 +78,7 @@ public final class InboxCommand implements Callable<Integer> {
     @Mixin
     RunWindowOptions runWindow = new RunWindowOptions();
 
-    @Option(names = "--isolation", defaultValue = "read_committed", description = "read_committed | read_uncommitted")
+    @Option(names = "--isolation", defaultValue = "read_committed", description = "read_committed | read_uncommitted (default: ${DEFAULT-VALUE})")
     String isolation;
 
     @Mixin

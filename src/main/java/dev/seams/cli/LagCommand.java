@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
  * is above {@code --fail-above} (a CI threshold); {@value ExitStatus#UNEXPECTED} for an unexpected error (e.g. the broker did not answer);
  * {@value ExitStatus#USAGE} for an invalid command line.
  */
-@Command(name = "lag", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "lag", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class, sortOptions = false,
         description = "Lag per partition of consumer groups (kafka-consumer-groups --describe's columns first), with the "
                 + "last stable offset and the data records behind: a lag made only of transaction markers is marked.",
         footer = {"", "Exit status: 0 every group at or below --fail-above (or no threshold);",

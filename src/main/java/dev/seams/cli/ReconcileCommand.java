@@ -47,7 +47,7 @@ import picocli.CommandLine.Option;
  * nothing); {@value ExitStatus#PG_REFUSED} PostgreSQL refused (nothing written); {@value ExitStatus#UNEXPECTED} an
  * unexpected error.
  */
-@Command(name = "reconcile", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "reconcile", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class, sortOptions = false,
         description = {"After a lost replication slot and its re-snapshot: write the deletes the re-snapshot cannot "
                 + "carry, for orders the topic still holds and PostgreSQL no longer does."},
         footer = {"", "Exit status: 0 reconciled; 2 usage error; 4 Kafka refused (run it again);",

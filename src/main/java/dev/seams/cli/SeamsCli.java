@@ -19,7 +19,10 @@ import picocli.CommandLine;
         subcommands = {StreamsCommand.class, SinkCommand.class, SeedCommand.class, LagCommand.class,
             InboxCommand.class, CompareCommand.class, ReconcileCommand.class, SlotCommand.class},
         description = "The CDC pipeline's stream processor, sink and seeder.",
-        footer = {"", "bin/seams stand up: the suite's stand brought up to explore (docs/stand.md; its own --help)."})
+        footer = {"", "Exit status: each command's own, listed in its --help; for every command",
+            "0 success, 2 usage error (an unknown command or option, a missing or invalid",
+            "value), 70 unexpected error.",
+            "", "bin/seams stand up: the suite's stand brought up to explore (docs/stand.md; its own --help)."})
 public final class SeamsCli {
 
     private SeamsCli() {

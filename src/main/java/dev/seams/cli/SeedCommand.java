@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
  * {@value ExitStatus#PG_REFUSED} PostgreSQL refused the connection or the insert (nothing committed, the reason on
  * stderr); {@value ExitStatus#UNEXPECTED} an unexpected error.
  */
-@Command(name = "seed", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "seed", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class, sortOptions = false,
         description = "Insert deterministic orders into PostgreSQL, in one transaction.",
         footer = {"", "Exit status: 0 orders committed; 2 usage error;",
             "7 PostgreSQL refused (nothing committed); 70 unexpected error."})

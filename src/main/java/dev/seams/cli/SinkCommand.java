@@ -49,7 +49,7 @@ import picocli.CommandLine.Option;
  * batch in hand is written and committed, the closing commits are sent, the summary line printed; the JVM
  * waits at most {@link #SHUTDOWN_WAIT} for it (a batch whose write keeps failing is re-read by the next run).
  */
-@Command(name = "sink", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "sink", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class, sortOptions = false,
         description = "Consume customer.totals (or orders.events) into ClickHouse, at-least-once.",
         footer = {"", "Exit status: 0 clean run; 1 a batch left uncommitted after retriable failures;",
             "2 usage error; 4 fatal Kafka error; 5 permanent write error (position printed);",
@@ -62,10 +62,10 @@ public final class SinkCommand implements Callable<Integer> {
     @Mixin
     KafkaConnection kafka = new KafkaConnection();
 
-    @Option(names = "--clickhouse", defaultValue = "http://localhost:8123", description = "ClickHouse HTTP endpoint")
+    @Option(names = "--clickhouse", defaultValue = "http://localhost:8123", description = "ClickHouse HTTP endpoint (default: ${DEFAULT-VALUE})")
     String clickhouse;
 
-    @Option(names = "--clickhouse-user", defaultValue = "default")
+    @Option(names = "--clickhouse-user", defaultValue = "default", description = "ClickHouse user (default: ${DEFAULT-VALUE})")
     String clickhouseUser;
 
     @Option(names = "--clickhouse-password", description = "ClickHouse password (visible to ps: prefer "
@@ -75,7 +75,7 @@ public final class SinkCommand implements Callable<Integer> {
     @Option(names = "--clickhouse-password-file", description = "file holding the ClickHouse password")
     Path clickhousePasswordFile;
 
-    @Option(names = "--clickhouse-database", defaultValue = "default")
+    @Option(names = "--clickhouse-database", defaultValue = "default", description = "database of the target tables (default: ${DEFAULT-VALUE})")
     String clickhouseDatabase;
 
     @Option(names = "--clickhouse-timeout", converter = HumanDuration.class, defaultValue = "30s",
@@ -83,10 +83,10 @@ public final class SinkCommand implements Callable<Integer> {
                     + "retried (default: ${DEFAULT-VALUE})")
     Duration clickhouseTimeout;
 
-    @Option(names = "--mode", defaultValue = "totals", description = "totals | dedup-demo")
+    @Option(names = "--mode", defaultValue = "totals", description = "totals | dedup-demo (default: ${DEFAULT-VALUE})")
     String mode;
 
-    @Option(names = "--group", defaultValue = SinkOptions.DEFAULT_GROUP, description = "consumer group")
+    @Option(names = "--group", defaultValue = SinkOptions.DEFAULT_GROUP, description = "consumer group (default: ${DEFAULT-VALUE})")
     String group;
 
     @Option(names = "--topic", description = "topic to consume, in the mode's record shape (default: the mode's, "
@@ -116,7 +116,7 @@ public final class SinkCommand implements Callable<Integer> {
     @Mixin
     RunWindowOptions runWindow = new RunWindowOptions();
 
-    @Option(names = "--isolation", defaultValue = "read_committed", description = "read_committed | read_uncommitted")
+    @Option(names = "--isolation", defaultValue = "read_committed", description = "read_committed | read_uncommitted (default: ${DEFAULT-VALUE})")
     String isolation;
 
     @Option(names = "--customers", description = "opt-in rule: accept only these customer ids, e.g. 1..5 (default: all)")

@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
  * re-snapshot; {@value ExitStatus#SLOT_AT_RISK} the slot is at risk ({@code wal_status} {@code unreserved}, or more WAL
  * held back than {@code --max-retained-mib}); {@value ExitStatus#UNEXPECTED} an unexpected error.
  */
-@Command(name = "slot", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "slot", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class, sortOptions = false,
         description = "Check the replication slot the connector reads from: lost, at risk or healthy.",
         footer = {"", "Exit status: 0 healthy; 2 usage error; 7 PostgreSQL refused;",
             "8 slot lost (missing, or wal_status lost: re-snapshot, docs/source.md);",

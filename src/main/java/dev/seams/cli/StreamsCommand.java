@@ -37,8 +37,11 @@ import picocli.CommandLine;
  * Exit status: 0 after a graceful shutdown, 1 if Kafka Streams went to state ERROR (e.g. a stream
  * thread kept dying), 2 for an invalid command line (or no static membership id could be read or made).
  */
-@Command(name = "streams", mixinStandardHelpOptions = true,
-        description = "Kafka Streams app ds-streams: orders.events -> per-customer totals -> customer.totals (exactly_once_v2).")
+@Command(name = "streams", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
+        description = "Kafka Streams app ds-streams: orders.events -> per-customer totals -> customer.totals (exactly_once_v2).",
+        footer = {"", "Exit status: 0 graceful shutdown (SIGTERM or SIGINT);",
+            "1 Kafka Streams reached state ERROR (e.g. a stream thread kept dying);",
+            "2 usage error (or no static membership id could be read or made);", "70 unexpected error."})
 public class StreamsCommand implements Callable<Integer> {
 
     private static final Logger log = LoggerFactory.getLogger(StreamsCommand.class);

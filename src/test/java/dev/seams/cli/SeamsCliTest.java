@@ -24,6 +24,25 @@ class SeamsCliTest {
         assertThat(BuildVersion.version()).as("filtered from the pom's project.version").matches("\\d+\\.\\d+\\.\\d+.*");
     }
 
+    @Test
+    void everyCommandAnswersVersionAndItsHelpListsItsExitStatusesAndEveryOptionsMeaning() {
+        CommandLine seams = SeamsCli.commandLine();
+        for (CommandLine command : seams.getSubcommands().values()) {
+            String name = command.getCommandName();
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            seams.setOut(new PrintWriter(out)).setErr(new PrintWriter(err));
+            assertThat(seams.execute(name, "--version")).as("seams %s --version: %s", name, err).isZero();
+            assertThat(out.toString()).as("%s --version", name).startsWith("seams " + BuildVersion.version());
+            assertThat(command.getUsageMessage()).as("%s --help", name).contains("Exit status: 0 ");
+            for (CommandLine.Model.OptionSpec option : command.getCommandSpec().options()) {
+                assertThat(String.join(" ", option.description())).as("%s %s: its meaning in --help", name, option.longestName())
+                        .isNotBlank();
+            }
+        }
+        assertThat(seams.getUsageMessage()).contains("Exit status: ");
+    }
+
     @CommandLine.Command(name = "boom")
     static final class Boom implements java.util.concurrent.Callable<Integer> {
         @Override

@@ -15,7 +15,7 @@ public final class RunWindowOptions {
     /** The window when none is given: {@code --until-idle 5s}. */
     public static final Duration DEFAULT_IDLE = Duration.ofSeconds(5);
 
-    @Option(names = "--for", converter = HumanDuration.class, description = "run this long, e.g. 15s")
+    @Option(names = "--for", converter = HumanDuration.class, description = "run this long, e.g. 15s (default: none; without a window option the run stops after 5s idle)")
     Duration runFor;
 
     @Option(names = "--until-idle", converter = HumanDuration.class,
