@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * runs of the same records, each on emptied tables, until their timed spans add up to
  * {@link Benchmarks#minSpanNanos()} ({@link BenchRun#repeated}; issue 26: spans of several seconds);
  * {@value #WARM_UP_ROUNDS} uncounted rounds first warm the JIT and the connections, and each repetition reports the
- * JIT's milliseconds per run within each contender's timed runs ({@link BenchRun#jitMillis()}). Every contender but the engine runs under
+ * JIT's milliseconds per run over each contender's runs, the set-up between them included ({@link BenchRun#jitMillis()}). Every contender but the engine runs under
  * {@link CpuAccount} (its first run of each repetition): CPU seconds per party (this JVM, each stand
  * container), the evidence of where the sink's extra time goes on this 2-core machine. The sink's
  * figure is its drain time ({@link dev.seams.sink.Sink#drainTime()}: first assignment → the end of the
@@ -94,7 +94,7 @@ class P1SinkBench {
         final Map<String, List<Double>> spanSeconds = new LinkedHashMap<>();
         final List<Double> sinkDrain = new ArrayList<>();
         final List<Double> sinkEveryBatchDrain = new ArrayList<>();
-        /** contender → JIT compiling per run within its repetition's timed runs, ms ({@link BenchRun#jitMillis()}) */
+        /** contender → JIT compiling per run over its repetition's runs, set-up included, ms ({@link BenchRun#jitMillis()}) */
         final Map<String, List<Double>> jitMsPerRun = new LinkedHashMap<>();
         /** the warm-up rounds' largest JIT milliseconds per run of a contender, one per round */
         List<Double> warmUpJit = List.of();
@@ -281,7 +281,7 @@ class P1SinkBench {
             jitMsPerRun.forEach((contender, ms) -> r.figure("jit_ms_per_run_" + contender.replace(" (whole run)", "")
                     .replaceAll("[^a-z0-9]+", "_").replaceAll("_+$", ""), Spread.of(ms), 0));
             r.figure("warm_up_rounds_jit_ms_per_run", warmUpJit.stream().map(Math::round).toList());
-            r.note("JIT compiling within the timed runs (jit_ms_per_run_*, this JVM's compiler threads, ms per run of the records): "
+            r.note("JIT compiling over each contender's runs (jit_ms_per_run_*, this JVM's compiler threads, ms per run of the records, the set-up between runs included): "
                     + "after " + WARM_UP_ROUNDS + " uncounted rounds (warm_up_rounds_jit_ms_per_run: the most a contender "
                     + "compiled per run in each). Each sink run builds its consumer, ClickHouse client and threads anew, code a "
                     + "deployed sink runs once, so the sink's runs keep compiling where the direct insert's have settled; that "
