@@ -145,8 +145,7 @@ class P1SinkBench {
                 whole[0] += next.totalNanos();
                 return next.drainNanos();
             });
-            runs.computeIfAbsent(contender, c -> new ArrayList<>()).add(r.runs());
-            jitMsPerRun.computeIfAbsent(contender, c -> new ArrayList<>()).add((double) (BenchRun.jitMillis() - jit0) / r.runs());
+            repeated(contender, r, jit0);
             if (contender.equals(CPU_SINK)) {
                 sinkWhole.add(BenchRun.rate((long) n * r.runs(), whole[0]));
                 sinkInserts.add(first.inserts());
@@ -178,9 +177,14 @@ class P1SinkBench {
                 tables.truncate();
                 return insert.nanos();
             });
-            runs.computeIfAbsent(CPU_DIRECT, c -> new ArrayList<>()).add(r.runs());
-            jitMsPerRun.computeIfAbsent(CPU_DIRECT, c -> new ArrayList<>()).add((double) (BenchRun.jitMillis() - jit0) / r.runs());
+            repeated(CPU_DIRECT, r, jit0);
             return r.rowsPerSec();
+        }
+
+        /** Keeps a contender's repetition: its runs, and the JIT's milliseconds per run since {@code jit0}. */
+        private void repeated(String contender, BenchRun.Repetition r, long jit0) {
+            runs.computeIfAbsent(contender, c -> new ArrayList<>()).add(r.runs());
+            jitMsPerRun.computeIfAbsent(contender, c -> new ArrayList<>()).add((double) (BenchRun.jitMillis() - jit0) / r.runs());
         }
 
         /** Runs one contender's span under {@link CpuAccount}, keeping its CPU seconds per party and its wall seconds. */
@@ -239,6 +243,11 @@ class P1SinkBench {
             }
         }
 
+        /** @return a contender's or party's label as part of a figure's name: {@code direct insert} → {@code direct_insert} */
+        private static String figureName(String label) {
+            return label.replaceAll("[^a-z0-9]+", "_").replaceAll("_+$", "");
+        }
+
         void clear() {
             for (List<?> l : List.of(sinkDrain, sinkEveryBatchDrain, sinkWhole, direct, engine, engineFirst, sinkInserts, engineFinalCustomers)) {
                 l.clear();
@@ -278,8 +287,8 @@ class P1SinkBench {
             r.figure("runs_per_repetition", runs.entrySet().stream().collect(java.util.stream.Collectors.toMap(
                     e -> e.getKey().replace(" (whole run)", ""), Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new)));
             r.figure("least_timed_seconds_per_repetition", Benchmarks.minSpanNanos() / 1_000_000_000L);
-            jitMsPerRun.forEach((contender, ms) -> r.figure("jit_ms_per_run_" + contender.replace(" (whole run)", "")
-                    .replaceAll("[^a-z0-9]+", "_").replaceAll("_+$", ""), Spread.of(ms), 0));
+            jitMsPerRun.forEach((contender, ms) -> r.figure("jit_ms_per_run_" + figureName(contender.replace(" (whole run)", "")),
+                    Spread.of(ms), 0));
             r.figure("warm_up_rounds_jit_ms_per_run", warmUpJit.stream().map(Math::round).toList());
             r.note("JIT compiling over each contender's runs (jit_ms_per_run_*, this JVM's compiler threads, ms per run of the records, the set-up between runs included): "
                     + "after " + WARM_UP_ROUNDS + " uncounted rounds (warm_up_rounds_jit_ms_per_run: the most a contender "
@@ -331,7 +340,7 @@ class P1SinkBench {
                 }
                 row.add(Spread.round(medians[0] - medians[2], 3));
                 rows.add(row);
-                r.figure("cpu_seconds_" + party.replaceAll("[^a-z0-9]+", "_").replaceAll("_+$", ""),
+                r.figure("cpu_seconds_" + figureName(party),
                         Map.of("sink", Spread.round(medians[0], 3), "sink_commit_interval_0s", Spread.round(medians[1], 3),
                                 "direct", Spread.round(medians[2], 3), "idle", Spread.round(medians[3], 3)));
             }
