@@ -72,7 +72,7 @@ class ChangelogIT {
         Map<Long, Totals> argMaxBaseline = ch.argMaxTotals();
         Map<Long, Totals> finalBaseline = ch.finalTotals();
 
-        SinkSummary dup = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true).withDup(true));
+        SinkSummary dup = s.twinSink(SinkMode.TOTALS, o -> o.withFromStart(true).withDup(true));   // ds-sink's --dup: the twin
         long rawAfterDup = ch.scalar(RAW_COUNT);
         Map<Long, Totals> argMaxDup = ch.argMaxTotals();
         Map<Long, Totals> finalDup = ch.finalTotals();

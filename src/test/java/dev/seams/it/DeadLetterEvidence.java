@@ -1,6 +1,7 @@
 package dev.seams.it;
 
 import dev.seams.fixture.StandContext;
+import dev.seams.sinks.SinkTrait;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Topics;
@@ -62,7 +63,14 @@ final class DeadLetterEvidence {
      * (ds-streams matches PG), the sink's tables emptied, the end of {@code customer.totals.dlq} marked.
      */
     record SinkSide(Stand stand, Topics topics, ClickHouse ch, Map<TopicPartition, Long> dlqMark) {
+        /**
+         * Settles the pipeline for a claim that injects records the sink must reject (G10, G11).
+         *
+         * @throws dev.seams.report.NotApplicableException if the sink under test has no dead-letter queue: the claim is
+         *     NOT_RUN, and nothing is injected into {@code customer.totals}
+         */
         static SinkSide settle(StandContext s) {
+            s.requireSink(SinkTrait.DEAD_LETTER_QUEUE, "the claim injects records the sink must reject into the DLQ, with reasons");
             try (Connection c = s.stand().pg(); Statement st = c.createStatement()) {
                 st.executeUpdate("INSERT INTO orders (customer_id, amount) SELECT v.c, 10.00 FROM (VALUES (1), (2)) AS v(c) "
                         + "WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = v.c)");

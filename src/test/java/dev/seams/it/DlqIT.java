@@ -215,7 +215,7 @@ class DlqIT {
             RecordMetadata bad = injection.send(TopicNames.CUSTOMER_TOTALS, Long.toString(CUSTOMER), utf8("{\"customer_id\":1}"),
                     originalHeaders("negative-control"));
 
-            SinkSummary twin = s.sink(SinkMode.TOTALS, o -> o.withValidation(false));
+            SinkSummary twin = s.twinSink(SinkMode.TOTALS, o -> o.withValidation(false));
             Totals twinFinal = side.ch().finalTotals().get(CUSTOMER);
             long twinDlq = injection.since(TopicNames.CUSTOMER_TOTALS_DLQ, side.dlqMark()).size();
 

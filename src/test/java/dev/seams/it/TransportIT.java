@@ -164,7 +164,7 @@ class TransportIT {
     private static Reconciliation offsetAsVersionTwin(ClaimEvidence e, StandContext s) {
         ClickHouseTarget tables = s.ch().scratch(TWIN, "raw_totals", "customer_totals");
         TopicAdmin.of(s.stand()).ensureTopic(TWIN_DLQ, 1);
-        SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withGroupId(TWIN).withClickhouse(tables).withDlqTopic(TWIN_DLQ)
+        SinkSummary run = s.twinSink(SinkMode.TOTALS, o -> o.withGroupId(TWIN).withClickhouse(tables).withDlqTopic(TWIN_DLQ)
                 .withFromStart(true).withOffsetAsVersion(true).withUntilCaughtUp());
         e.figure("offset_as_version_twin_summary", run.line());
         Reconciliation twin = Reconciliation.customers(s.pg().truth(),

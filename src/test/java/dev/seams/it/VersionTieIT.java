@@ -8,11 +8,13 @@ import static dev.seams.it.ScratchTables.recreate;
 
 import dev.seams.check.Reconciliation.CustomerRow;
 import dev.seams.check.Reconciliation;
+import dev.seams.fixture.Pipeline;
 import dev.seams.fixture.StandContext;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkMode;
+import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Partitioning;
@@ -78,9 +80,9 @@ class VersionTieIT {
         Partitioning window = Partitioning.of(topics, start);
         Partitioning whole = Partitioning.of(topics, Map.of());
         ch.truncate("raw_totals", "customer_totals");
-        topics.resetGroup("ds-sink", start);
+        Pipeline.resetSinkGroup(s.stand(), SinkOptions.DEFAULT_GROUP, start);
         SinkSummary dup = s.sink(SinkMode.TOTALS, o -> o.withDup(true));
-        topics.resetGroup("ds-sink", start);
+        Pipeline.resetSinkGroup(s.stand(), SinkOptions.DEFAULT_GROUP, start);
         SinkSummary replay = s.sink(SinkMode.TOTALS, o -> o);
         List<List<String>> sinkTies = ch.rows(TIES_SQL.formatted("raw_totals"));
         long duplicatedVersions = ch.scalar("SELECT count() FROM (SELECT customer_id, version FROM raw_totals "

@@ -20,7 +20,8 @@ import org.opentest4j.TestAbortedException;
  * after the test and its {@code @AfterEach} clean-up closes it with the verdict {@link Verdicts}
  * derives. The JUnit outcome follows the verdict: FAIL fails the test even when its body did not
  * throw (a missed {@link Check}, an anomaly); UNVERIFIED aborts it (reported as skipped, with the
- * reason); ENVIRONMENT fails it. Against a baseline ({@link Gate}, {@code -Dseams.gate}) every entry or part
+ * reason); NOT_RUN ({@link NotApplicableException}: the claim cannot apply to what is under test) aborts it too,
+ * with its reason; ENVIRONMENT fails it. Against a baseline ({@link Gate}, {@code -Dseams.gate}) every entry or part
  * that PASSed there and does not PASS now fails the test, whatever its verdict: a proof that vanished turns
  * the build red (issue 21). With {@code -D}{@value #FAIL_FAST}{@code =true} (the mutation tier's builds) the claims after
  * the first one that turned red are not run: the build is red from then on.
@@ -92,6 +93,10 @@ public final class ClaimExtension implements BeforeEachCallback, ParameterResolv
 
     @Override
     public void handleTestExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+        NotApplicableException notApplicable = Verdicts.cause(thrown, NotApplicableException.class);
+        if (notApplicable != null) {
+            throw new TestAbortedException("NOT_RUN: " + notApplicable.getMessage(), notApplicable);
+        }
         if (Verdicts.hasCause(thrown, FaultNotObservedException.class)) {
             throw new TestAbortedException("UNVERIFIED: " + thrown.getMessage(), thrown);
         }
@@ -129,8 +134,8 @@ public final class ClaimExtension implements BeforeEachCallback, ParameterResolv
         if (!failed.isEmpty()) {
             throw new AssertionError("claim failed on its evidence:\n  " + String.join("\n  ", failed));
         }
-        if (outcome.verdict() == Verdict.UNVERIFIED) {
-            throw new TestAbortedException("UNVERIFIED: " + outcome.reason());
+        if (outcome.verdict() == Verdict.UNVERIFIED || outcome.verdict() == Verdict.NOT_RUN) {
+            throw new TestAbortedException(outcome.verdict() + ": " + outcome.reason());
         }
     }
 

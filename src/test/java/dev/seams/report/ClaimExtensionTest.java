@@ -45,6 +45,12 @@ class ClaimExtensionTest {
         }
 
         @Test
+        @Claim(id = "G11", title = "a claim that cannot apply to the sink under test")
+        void notApplicable(ClaimEvidence e) {
+            throw new NotApplicableException("kafka-engine: no dead-letter queue");
+        }
+
+        @Test
         @Claim(id = "B8", title = "an undeclared anomaly")
         void undeclaredAnomaly(ClaimEvidence e) {
             e.anomaly(Anomaly.LOST, 1);
@@ -149,7 +155,8 @@ class ClaimExtensionTest {
     void theJUnitOutcomeFollowsTheVerdict() {
         Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(Samples.class)).execute().testEvents();
         assertThat(events.failed().count()).as("G1 (missed figure) and B8 (anomaly) fail").isEqualTo(2);
-        assertThat(events.aborted().count()).as("G13 (fault not observed) is aborted, not failed").isEqualTo(1);
+        assertThat(events.aborted().count()).as("G13 (fault not observed) and G11 (not applicable) are aborted, not failed")
+                .isEqualTo(2);
         assertThat(events.succeeded().count()).as("G2 and both G3 parameter sets").isEqualTo(3);
     }
 
@@ -163,6 +170,8 @@ class ClaimExtensionTest {
         assertThat(claims.get("G13").outcome().verdict()).isEqualTo(Verdict.UNVERIFIED);
         assertThat(claims.get("G13").outcome().reason()).contains("exited with 0, not 137");
         assertThat(claims.get("B8").outcome().verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(claims.get("G11").outcome().verdict()).isEqualTo(Verdict.NOT_RUN);
+        assertThat(claims.get("G11").outcome().reason()).isEqualTo("kafka-engine: no dead-letter queue");
         assertThat(claims).containsKeys("G3[n=51]", "G3[n=400]");
         assertThat(claims.get("G3[n=400]").outcome().verdict()).isEqualTo(Verdict.PASS);
     }

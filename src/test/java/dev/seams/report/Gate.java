@@ -1,6 +1,7 @@
 package dev.seams.report;
 
 import dev.seams.project.Project;
+import dev.seams.sinks.SinkUnderTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -199,6 +200,13 @@ public final class Gate {
             Map<String, Object> report = ReportWriter.read(path);
             if (!report.containsKey("claims")) {
                 throw new IllegalStateException("-D" + PROPERTY + "=" + file + " is not a guarantees.json report");
+            }
+            String sink = SinkUnderTest.configured().name();
+            Object baselineSink = report.getOrDefault("sink", ReportWriter.DEFAULT_SINK);
+            if (!sink.equals(baselineSink)) {   // a regression is judged against the same sink; docs/sinks.md compares sinks
+                throw new IllegalStateException("-D" + PROPERTY + "=" + file + " is a report of the sink " + baselineSink
+                        + ", this run's sink under test is " + sink + " (-D" + SinkUnderTest.PROPERTY + "): gate it against a "
+                        + "report of the same sink, e.g. reports/sinks/" + sink + "/guarantees.json (docs/sinks.md)");
             }
             try {
                 gate = of(report, file).withWaivers(waivers(Project.root().resolve(WAIVERS)))

@@ -66,7 +66,8 @@ final class Markdown {
         StringBuilder md = new StringBuilder();
         md.append("# seams — delivery guarantees, measured\n\n");
         md.append("Generated ").append(json.get("generated_at")).append(" by `mvn verify` (profile `")
-                .append(json.get("profile")).append("`). Every figure below was measured on the real servers of this run; ")
+                .append(json.get("profile")).append("`, sink under test `").append(json.getOrDefault("sink", ReportWriter.DEFAULT_SINK))
+                .append("`). Every figure below was measured on the real servers of this run; ")
                 .append("claim ids are those of `docs/claims.md`. Each claim's evidence is on its own page (`claims/<id>.md`), ")
                 .append("linked from the summary. Machine-readable twin: `guarantees.json`.\n\n");
         md.append(overall(claims)).append("\n\n");
@@ -315,7 +316,8 @@ final class Markdown {
         }
     }
 
-    private static String cell(Object value) {
+    /** @return the value as one Markdown table cell: pipes escaped, line breaks as spaces */
+    static String cell(Object value) {
         return String.valueOf(value).replace("|", "\\|").replace("\n", " ");
     }
 

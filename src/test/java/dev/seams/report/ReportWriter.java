@@ -3,6 +3,8 @@ package dev.seams.report;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.seams.project.Project;
+import dev.seams.sinks.DsSink;
+import dev.seams.sinks.SinkUnderTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -35,6 +37,9 @@ import org.junit.platform.launcher.LauncherSessionListener;
  *       entries of the other tiers are carried over from the existing report when it was produced
  *       from the same source and profile, so that {@code mvn verify} followed by
  *       {@code mvn verify -Pfaults} leaves one report holding both; otherwise they are NOT_RUN.</li>
+ *   <li>A run of another sink under test than ds-sink ({@code -Dseams.sink}) writes to {@code reports/sinks/<sink>/}
+ *       and names its sink in the header; every whole run rewrites {@code reports/sinks.md} from the reports on disk
+ *       ({@link SinksMarkdown}; docs/sinks.md).</li>
  *   <li>A run restricted to some test classes ({@code -Dit.test=…}, passed as {@code seams.it.test})
  *       writes to {@code target/partial-report/}, never over the committed report.</li>
  * </ul>
@@ -42,6 +47,8 @@ import org.junit.platform.launcher.LauncherSessionListener;
 public final class ReportWriter implements LauncherSessionListener {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** The sink under test a report names when it names none (every report before {@code -Dseams.sink} existed). */
+    static final String DEFAULT_SINK = DsSink.NAME;
 
     private long openedNanos;
 
@@ -59,13 +66,26 @@ public final class ReportWriter implements LauncherSessionListener {
         }
         String filter = System.getProperty("seams.it.test", "");
         boolean partial = !filter.isBlank() && !filter.startsWith("${");
-        Path dir = Project.root().resolve(partial ? "target/partial-report" : "reports");
+        Path dir = Project.root().resolve(partial ? "target/partial-report" : reportsDir(SinkUnderTest.configured().name()));
         Run run = new Run(tier, (System.nanoTime() - openedNanos) / 1e9, Instant.now(), Provenance.of(Project.root()),
                 Gate.configured(), !partial && !Boolean.getBoolean("seams.fail.fast"));
         Map<String, Object> json = write(dir, Evidence.suiteFacts(), claims, run, ClaimCatalog.load(), !partial);
+        if (!partial) {
+            SinksMarkdown.write(Project.root());
+        }
         if (run.gate() != null && run.whole()) {
             GateCheck.write(Project.root(), run.tier(), run.finished(), json);
         }
+    }
+
+    /**
+     * @param sink the sink under test ({@code -Dseams.sink})
+     * @return where a whole run's report goes: {@code reports} for ds-sink, {@code reports/sinks/<sink>} for another
+     *     (docs/sinks.md), every character of the name but {@code [a-z0-9.-]} a dash ({@code image:seams/ds-sink:1.0} →
+     *     {@code reports/sinks/image-seams-ds-sink-1.0}), so that a run of another sink never overwrites ds-sink's report
+     */
+    static String reportsDir(String sink) {
+        return DEFAULT_SINK.equals(sink) ? "reports" : "reports/sinks/" + sink.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9.-]", "-");
     }
 
     /**
@@ -117,8 +137,9 @@ public final class ReportWriter implements LauncherSessionListener {
     static Map<String, Object> toJson(Map<String, Object> suite, List<ClaimEvidence> claims, Run run, ClaimCatalog catalog,
                                       Map<String, Object> previous) {
         String profile = String.valueOf(suite.getOrDefault("profile", "unknown"));
+        String sink = String.valueOf(suite.getOrDefault("sink", DEFAULT_SINK));
         boolean sameSource = run.source().contentHash().equals(((Map<String, Object>) previous.getOrDefault("source", Map.of())).get("content_hash"))
-                && profile.equals(previous.get("profile"));
+                && profile.equals(previous.get("profile")) && sink.equals(previous.getOrDefault("sink", DEFAULT_SINK));
         List<Map<String, Object>> entries = new ArrayList<>();
         claims.forEach(c -> entries.add(entry(c, run.tier())));
         List<Map<String, Object>> runs = new ArrayList<>();
@@ -165,6 +186,7 @@ public final class ReportWriter implements LauncherSessionListener {
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("generated_at", run.finished().truncatedTo(ChronoUnit.SECONDS).toString());
         json.put("profile", profile);
+        json.put("sink", sink);
         json.put("versions", suite.getOrDefault("versions", Map.of()));
         Map<String, Object> defaultRun = runs.stream().filter(r -> ClaimCatalog.DEFAULT_TIER.equals(r.get("tier")))
                 .findFirst().orElse(Map.of());   // a tier run alone has no default-tier time: null, not its own

@@ -47,6 +47,26 @@ class ReportWriterTest {
     }
 
     @Test
+    void theReportNamesItsSinkUnderTestAndAnotherSinksRunGoesToItsOwnDirectory() {
+        Map<String, Object> json = ReportWriter.toJson(Map.of("profile", "offline", "sink", "kafka-engine"), List.of(passed("G1")),
+                run("default", SOURCE), ClaimCatalog.load(), Map.of());
+        assertThat(json.get("sink")).isEqualTo("kafka-engine");
+        assertThat(ReportWriter.toJson(SUITE, List.of(passed("G1")), run("default", SOURCE), ClaimCatalog.load(), Map.of())
+                .get("sink")).as("a run that names none is ds-sink's").isEqualTo("ds-sink");
+        assertThat(ReportWriter.reportsDir("ds-sink")).isEqualTo("reports");
+        assertThat(ReportWriter.reportsDir("kafka-engine")).isEqualTo("reports/sinks/kafka-engine");
+        assertThat(ReportWriter.reportsDir("image:Registry.example.com/team/sink:1.4")).isEqualTo("reports/sinks/image-registry.example.com-team-sink-1.4");
+    }
+
+    @Test
+    void anotherSinksReportCarriesNoTierOfDsSinksReport() {
+        Map<String, Object> dsSink = ReportWriter.toJson(SUITE, List.of(passed("G1")), run("faults", SOURCE), ClaimCatalog.load(), Map.of());
+        Map<String, Object> engine = ReportWriter.toJson(Map.of("profile", "offline", "sink", "kafka-engine"), List.of(passed("G2")),
+                run("default", SOURCE), ClaimCatalog.load(), dsSink);
+        assertThat(claims(engine)).filteredOn(c -> "G1".equals(c.get("id"))).extracting(c -> c.get("verdict")).containsExactly("NOT_RUN");
+    }
+
+    @Test
     void everyVerdictIsCountedAndEntriesFollowClaimsOrder() {
         Map<String, Object> json = ReportWriter.toJson(SUITE, List.of(passed("B1"), passed("G10"), passed("G3[n=400]"),
                 passed("G3[n=51]"), passed("G2")), run("default", SOURCE), ClaimCatalog.load(), Map.of());

@@ -10,6 +10,8 @@ import org.opentest4j.TestAbortedException;
  * what its evidence recorded and how its test ended, so that a test can never report more than its
  * evidence shows. In order:
  * <ol>
+ *   <li>{@link Verdict#NOT_RUN} if the test ended with a {@link NotApplicableException} (in the cause chain): the
+ *       claim cannot apply to what is under test, e.g. the chosen sink has no DLQ;</li>
  *   <li>{@link Verdict#ENVIRONMENT} if the test ended with an {@link EnvironmentException} (in the cause chain);</li>
  *   <li>{@link Verdict#FAIL} if the test threw anything else (an assertion, a clean-up that failed),
  *       if any stated expectation was missed ({@link Check}: whether or not the test also asserted it),
@@ -61,6 +63,10 @@ public final class Verdicts {
             }
         });
         if (thrown != null) {
+            NotApplicableException notApplicable = cause(thrown, NotApplicableException.class);
+            if (notApplicable != null) {
+                return new Outcome(Verdict.NOT_RUN, message(notApplicable), List.of());
+            }
             if (hasCause(thrown, EnvironmentException.class)) {
                 return new Outcome(Verdict.ENVIRONMENT, message(thrown), failures);
             }
@@ -105,16 +111,22 @@ public final class Verdicts {
     }
 
     static boolean hasCause(Throwable t, Class<? extends Throwable> type) {
+        return cause(t, type) != null;
+    }
+
+    /** @return the first throwable of that type in the cause chain or among the suppressed ones, or null */
+    static <T extends Throwable> T cause(Throwable t, Class<T> type) {
         for (Throwable c = t; c != null; c = c.getCause()) {
             if (type.isInstance(c)) {
-                return true;
+                return type.cast(c);
             }
             for (Throwable s : c.getSuppressed()) {
-                if (hasCause(s, type)) {
-                    return true;
+                T found = cause(s, type);
+                if (found != null) {
+                    return found;
                 }
             }
         }
-        return false;
+        return null;
     }
 }

@@ -55,6 +55,17 @@ class VerdictsTest {
     }
 
     @Test
+    void aClaimThatCannotApplyToWhatIsUnderTestIsNotRunWithItsReasonEvenWithAMissedCheckBeforeIt() {
+        ClaimEvidence e = evidence();
+        e.check("dlq_records", 0L).isEqualTo(3L, "bad records in the DLQ");
+        Verdicts.Outcome o = Verdicts.decide(e, new IllegalStateException("drain failed",
+                new NotApplicableException("kafka-engine: no dead-letter queue")));
+        assertThat(o.verdict()).isEqualTo(Verdict.NOT_RUN);
+        assertThat(o.reason()).isEqualTo("kafka-engine: no dead-letter queue");
+        assertThat(o.failures()).isEmpty();
+    }
+
+    @Test
     void aFaultThatDidNotTakeEffectIsUnverifiedWithItsReason() {
         Verdicts.Outcome o = Verdicts.decide(evidence(), new FaultNotObservedException("ds-streams exited with 0, not 137"));
         assertThat(o.verdict()).isEqualTo(Verdict.UNVERIFIED);

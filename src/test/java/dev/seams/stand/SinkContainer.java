@@ -4,6 +4,8 @@ import dev.seams.cli.options.Secrets;
 import dev.seams.project.Project;
 import dev.seams.sink.SinkCrash;
 import dev.seams.sink.SinkOptions;
+import dev.seams.sinks.SinkTrait;
+import dev.seams.sinks.SinkUnderTest;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Groups;
 import java.io.IOException;
@@ -40,8 +42,14 @@ public final class SinkContainer implements AutoCloseable {
      * @param crash where the sink stops once {@link #crashTrigger()} exists, or null for none
      */
     public SinkContainer(Stand stand, SinkCrash.Point crash) {
-        this(stand, "target/sink-b5", List.of("--clickhouse-timeout", CLICKHOUSE_TIMEOUT.toSeconds() + "s",
+        this(requireDsSink(stand), "target/sink-b5", List.of("--clickhouse-timeout", CLICKHOUSE_TIMEOUT.toSeconds() + "s",
                 "--instance-id", INSTANCE_ID, "--for", "60m"), crash);
+    }
+
+    /** @return the stand, after checking that the sink under test is ds-sink: this process is ds-sink's (B5's sink faults) */
+    private static Stand requireDsSink(Stand stand) {
+        SinkUnderTest.configured().require(SinkTrait.PROCESS, "the claim runs ds-sink's process in a container");
+        return stand;
     }
 
     private SinkContainer(Stand stand, String stateDir, List<String> options, SinkCrash.Point crash) {

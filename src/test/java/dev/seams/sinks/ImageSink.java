@@ -1,0 +1,189 @@
+package dev.seams.sinks;
+
+import dev.seams.project.Project;
+import dev.seams.sink.SinkOptions;
+import dev.seams.sink.SinkSummary;
+import dev.seams.stand.ContainerControl;
+import dev.seams.stand.JvmContainer;
+import dev.seams.stand.Stand;
+import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Topics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.TopicPartition;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.startupcheck.IsRunningStartupCheckStrategy;
+import org.testcontainers.images.builder.Transferable;
+import org.testcontainers.utility.DockerImageName;
+
+/**
+ * A user's sink as a container image ({@code -Dseams.sink=image:<ref>}; docs/sinks.md "A sink of your own"): started
+ * per run on the stand's network with the contract's environment ({@link #environment}), stopped with SIGTERM once its
+ * consumer group caught up (it must exit 0: a graceful stop), and for a fault killed with SIGKILL. Its traits are those
+ * its image declares in the label {@value #TRAITS_LABEL} (comma-separated {@link SinkTrait} names in lower case with
+ * dashes, e.g. {@code dead-letter-queue,record-position}); a container is always a process of its own
+ * ({@link SinkTrait#PROCESS}). ds-sink packaged so ({@code containers/ds-sink/Dockerfile}) is the proof that the
+ * contract carries a real sink.
+ */
+public final class ImageSink implements SinkUnderTest {
+
+    /** The prefix of {@code -Dseams.sink} that names an image. */
+    public static final String PREFIX = "image:";
+    /** The image label that lists the sink's traits. */
+    public static final String TRAITS_LABEL = "dev.seams.sink.traits";
+    /** Where the ClickHouse password file is mounted in the container. */
+    static final String PASSWORD_FILE = "/run/secrets/seams-clickhouse-password";
+    /** How long the sink may take to catch up with a stand's topic (thousands of records, not millions). */
+    private static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(2);
+    /** How long a graceful stop may take after SIGTERM (the contract: the batch in hand written and committed). */
+    static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+
+    private final String image;
+    private Set<SinkTrait> traits;
+
+    /** @param image the image reference, e.g. {@code registry.example.com/team/sink:1.4} */
+    ImageSink(String image) {
+        if (image.isBlank()) {
+            throw new IllegalArgumentException("-D" + PROPERTY + "=" + PREFIX + " names no image (docs/sinks.md)");
+        }
+        this.image = image;
+    }
+
+    @Override
+    public String name() {
+        return PREFIX + image;
+    }
+
+    @Override
+    public synchronized Set<SinkTrait> traits() {
+        if (traits == null) {
+            Map<String, String> labels = DockerClientFactory.instance().client().inspectImageCmd(image).exec().getConfig().getLabels();
+            traits = parseTraits(labels == null ? null : labels.get(TRAITS_LABEL));
+        }
+        return traits;
+    }
+
+    /**
+     * @param label the value of {@value #TRAITS_LABEL}, or null
+     * @return the traits it names, and {@link SinkTrait#PROCESS}
+     * @throws IllegalArgumentException for a name that is no trait, listing them
+     */
+    static Set<SinkTrait> parseTraits(String label) {
+        Set<SinkTrait> parsed = EnumSet.of(SinkTrait.PROCESS);
+        for (String name : label == null ? new String[0] : label.split(",")) {
+            if (name.isBlank()) {
+                continue;
+            }
+            String constant = name.strip().toUpperCase(Locale.ROOT).replace('-', '_');
+            if (Arrays.stream(SinkTrait.values()).noneMatch(t -> t.name().equals(constant))) {
+                throw new IllegalArgumentException("label " + TRAITS_LABEL + " names no trait \"" + name.strip() + "\"; traits: "
+                        + Arrays.stream(SinkTrait.values()).map(t -> t.name().toLowerCase(Locale.ROOT).replace('_', '-')).toList());
+            }
+            parsed.add(SinkTrait.valueOf(constant));
+        }
+        return parsed;
+    }
+
+    @Override
+    public SinkSummary drain(Stand stand, SinkOptions options) {
+        SinkOptions defaults = SinkOptions.defaults(stand.bootstrapServers(), options.clickhouse(), options.mode());
+        Honoured.check(name(), traits(), options, defaults);
+        String topic = options.source().topic();
+        String group = options.membership().groupId();
+        Topics topics = stand.topics();
+        ClickHouse ch = ClickHouse.of(options.clickhouse());
+        Map<TopicPartition, Long> target = topics.lastStableOffsets(topic);
+        if (topics.committed(group, topic).isEmpty()) {
+            CatchUp.startAtTheBeginning(stand, group, topic);   // the contract's start for a new group: the topic's start
+        }
+        String dlq = options.rejects().dlqTopic();
+        long rawBefore = ch.scalar("SELECT count() FROM " + options.clickhouse().database() + ".raw_totals");
+        long dlqBefore = traits().contains(SinkTrait.DEAD_LETTER_QUEUE) ? topics.totalEndOffset(dlq) : 0;
+        Path log = Project.root().resolve("target/stand-logs/image-sink.log");
+        RuntimeException failed = null;
+        try (GenericContainer<?> sink = new GenericContainer<>(DockerImageName.parse(image))
+                .withNetwork(stand.network()).withLabel(JvmContainer.LABEL, "true")
+                .withEnv(environment(stand.kafkaOnNetwork(), options, traits()))
+                .withCopyToContainer(Transferable.of(options.clickhouse().password().getBytes(StandardCharsets.UTF_8), 0400), PASSWORD_FILE)
+                .withStartupCheckStrategy(new IsRunningStartupCheckStrategy())
+                .withLogConsumer(frame -> append(log, frame.getUtf8String()))) {
+            sink.start();
+            ContainerControl control = new ContainerControl(sink.getContainerId());
+            try {
+                if (options.window().runFor() != null) {
+                    CatchUp.runFor(options.window().runFor());
+                } else {
+                    CatchUp.await(name(), topics, java.util.List.of(group), topic, target, CATCH_UP_TIMEOUT,
+                            "its output is in target/stand-logs/image-sink.log");
+                }
+            } catch (RuntimeException e) {
+                failed = e;
+                throw e;
+            } finally {
+                int status = control.isRunning() ? control.stopWith("TERM", STOP_TIMEOUT) : control.exitCode();
+                if (failed instanceof CatchUp.SinkStoppedException) {
+                    CatchUp.moveGroupPast(stand, group, target);
+                } else if (failed == null && status != 0) {
+                    throw new IllegalStateException(name() + " did not stop gracefully: exit status " + status
+                            + " after SIGTERM (the contract: the batch in hand written and committed, exit 0; "
+                            + "target/stand-logs/image-sink.log)");
+                }
+            }
+        }
+        long inserted = ch.scalar("SELECT count() FROM " + options.clickhouse().database() + ".raw_totals") - rawBefore;
+        long bad = traits().contains(SinkTrait.DEAD_LETTER_QUEUE) ? topics.totalEndOffset(dlq) - dlqBefore : 0;
+        return new SinkSummary(inserted, bad, 0, 0, 0, 0, false, options.fromStart(), options.mode().cliName());
+    }
+
+    /**
+     * The contract's environment for one run (docs/sinks.md "A sink of your own"): {@code SEAMS_BOOTSTRAP_SERVERS},
+     * {@code SEAMS_TOPIC}, {@code SEAMS_GROUP}, {@code SEAMS_FROM_START}, {@code SEAMS_CLICKHOUSE_URL},
+     * {@code SEAMS_CLICKHOUSE_DATABASE}, {@code SEAMS_CLICKHOUSE_USER}, {@code SEAMS_CLICKHOUSE_PASSWORD_FILE},
+     * {@code SEAMS_RAW_TABLE}, {@code SEAMS_TOTALS_TABLE}; {@code SEAMS_DLQ_TOPIC} for a sink with a dead-letter queue,
+     * {@code SEAMS_ISOLATION} for one that chooses its isolation level.
+     *
+     * @param bootstrapServers the brokers as the stand's network reaches them
+     * @return variable → value, in the order the docs list them
+     */
+    static Map<String, String> environment(String bootstrapServers, SinkOptions options, Set<SinkTrait> traits) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("SEAMS_BOOTSTRAP_SERVERS", bootstrapServers);
+        env.put("SEAMS_TOPIC", options.source().topic());
+        env.put("SEAMS_GROUP", options.membership().groupId());
+        env.put("SEAMS_FROM_START", Boolean.toString(options.fromStart()));
+        env.put("SEAMS_CLICKHOUSE_URL", "http://clickhouse:8123");
+        env.put("SEAMS_CLICKHOUSE_DATABASE", options.clickhouse().database());
+        env.put("SEAMS_CLICKHOUSE_USER", options.clickhouse().user());
+        env.put("SEAMS_CLICKHOUSE_PASSWORD_FILE", PASSWORD_FILE);
+        env.put("SEAMS_RAW_TABLE", "raw_totals");
+        env.put("SEAMS_TOTALS_TABLE", "customer_totals");
+        if (traits.contains(SinkTrait.DEAD_LETTER_QUEUE)) {
+            env.put("SEAMS_DLQ_TOPIC", options.rejects().dlqTopic());
+        }
+        if (traits.contains(SinkTrait.ISOLATION_CHOICE)) {
+            env.put("SEAMS_ISOLATION", options.source().isolation());
+        }
+        return env;
+    }
+
+    private static void append(Path file, String text) {
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+}
