@@ -66,10 +66,25 @@ public final class ImageSink implements SinkUnderTest {
         return PREFIX + image;
     }
 
+    /**
+     * @return the traits its image's label names, read once (the image pulled first if it is not here)
+     * @throws IllegalArgumentException if the label names no trait
+     */
     @Override
     public synchronized Set<SinkTrait> traits() {
         if (traits == null) {
-            Map<String, String> labels = DockerClientFactory.instance().client().inspectImageCmd(image).exec().getConfig().getLabels();
+            var docker = DockerClientFactory.instance().client();
+            try {
+                docker.inspectImageCmd(image).exec();
+            } catch (com.github.dockerjava.api.exception.NotFoundException e) {   // a registry's image, not pulled yet
+                try {
+                    docker.pullImageCmd(image).start().awaitCompletion();
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while pulling " + image, ie);
+                }
+            }
+            Map<String, String> labels = docker.inspectImageCmd(image).exec().getConfig().getLabels();
             traits = parseTraits(labels == null ? null : labels.get(TRAITS_LABEL));
         }
         return traits;

@@ -92,10 +92,16 @@ public final class StandUp implements Callable<Integer> {
         if (seed < 0 || customers < 1) {
             throw new ParameterException(spec.commandLine(), "--seed must be >= 0 and --customers >= 1");
         }
+        String before = System.getProperty("seams.profile");
         System.setProperty("seams.profile", profile);
         try {
             Images.fromSystemProperties().references();
         } catch (IllegalStateException e) {
+            if (before == null) {   // the usage text after the error shows the default, not the refused profile
+                System.clearProperty("seams.profile");
+            } else {
+                System.setProperty("seams.profile", before);
+            }
             throw new ParameterException(spec.commandLine(), "--profile " + profile + ": " + e.getMessage());
         }
         Signals signals = Signals.install();

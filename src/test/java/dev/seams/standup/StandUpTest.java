@@ -33,15 +33,13 @@ class StandUpTest {
     void aSeedWithoutCustomersOrAnUnknownProfileIsAUsageErrorBeforeAnyContainerStarts() {
         assertThat(new CommandLine(new StandUp()).execute("--seed", "10", "--customers", "0")).isEqualTo(2);
         String profile = System.getProperty("seams.profile");
-        try {
-            assertThat(new CommandLine(new StandUp()).execute("--profile", "no-such-profile")).isEqualTo(2);
-        } finally {   // call() sets it for Images
-            if (profile == null) {
-                System.clearProperty("seams.profile");
-            } else {
-                System.setProperty("seams.profile", profile);
-            }
-        }
+        java.io.StringWriter err = new java.io.StringWriter();
+        CommandLine cli = new CommandLine(new StandUp());
+        cli.setErr(new java.io.PrintWriter(err));
+        assertThat(cli.execute("--profile", "no-such-profile")).isEqualTo(2);
+        assertThat(System.getProperty("seams.profile")).as("a refused profile is not left set").isEqualTo(profile);
+        assertThat(err.toString()).contains("--profile no-such-profile:")
+                .as("the usage after the error shows the default, not the refused profile").doesNotContain("default: no-such-profile");
     }
 
     @Test
