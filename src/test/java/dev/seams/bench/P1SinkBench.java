@@ -270,8 +270,9 @@ class P1SinkBench {
                 r.figure("kafka_engine_rows_per_s", Spread.of(engine), 0);
                 r.figure("kafka_engine_first_rows_visible_ms", Spread.of(engineFirst), 0);
                 r.figure("kafka_engine_customers_in_final_copy", engineFinalCustomers);
-                r.note("ClickHouse's Kafka engine (18.16, server defaults) showed its first rows after a median "
-                        + Math.round(Spread.of(engineFirst).median()) + " ms: its librdkafka consumer's start and group join, "
+                r.note("ClickHouse's Kafka engine as shipped for -Dseams.sink=kafka-engine (containers/clickhouse/kafka-engine/"
+                        + "totals.sql: an engine table and its view per target table; 18.16, server defaults) showed its first rows "
+                        + "after a median " + Math.round(Spread.of(engineFirst).median()) + " ms: its librdkafka consumers' start and group join, "
                         + "then blocks of kafka_max_block_size (= max_block_size, 65,536 rows) or whatever arrived within "
                         + "stream_flush_interval_ms (7.5 s). It keeps no record position (kafka_partition/kafka_offset are -1) "
                         + "and has no dead-letter path; the comparison with it is on whole runs, start and join included.");

@@ -110,8 +110,15 @@ public final class KafkaEngineSink implements SinkUnderTest {
         Honoured.check(NAME, EnumSet.noneOf(SinkTrait.class), options, defaults);
     }
 
-    /** @return the shipped statements ({@link #DDL}) with this run's names filled in */
-    static List<String> statements(String database, String broker, String topic, String group) {
+    /**
+     * @param database the database of the target tables ({@code raw_totals}, {@code customer_totals})
+     * @param broker   the brokers as ClickHouse reaches them
+     * @param topic    the topic
+     * @param group    the run's group ({@code customer_totals}' engine table reads in {@code <group>.customer_totals})
+     * @return the shipped statements ({@link #DDL}) with these names filled in, in order
+     * @throws UncheckedIOException if the file cannot be read
+     */
+    public static List<String> statements(String database, String broker, String topic, String group) {
         String script;
         try {
             script = Files.readString(Project.root().resolve(DDL));
@@ -129,8 +136,12 @@ public final class KafkaEngineSink implements SinkUnderTest {
         return statements;
     }
 
-    /** Drops each view, then its engine table (the order 18.16 needs). */
-    private static void drop(ClickHouse ch, String database) {
+    /**
+     * Drops each view, then its engine table (the order 18.16 needs); what is not there is skipped.
+     *
+     * @param database where {@link #statements} created them
+     */
+    public static void drop(ClickHouse ch, String database) {
         for (String table : ENGINE_TABLES) {
             ch.execute("DROP TABLE IF EXISTS " + database + "." + table + "_mv");
             ch.execute("DROP TABLE IF EXISTS " + database + "." + table);
