@@ -1,7 +1,7 @@
 #!/bin/sh
 # ds-sink's side of the sink contract's environment (docs/sinks.md "A sink of your own: image:<ref>"): runs
 # `seams sink --run-until-stopped` with the settings the suite passes; SIGTERM ends it gracefully (the batch in hand
-# written and committed, exit 0), SIGKILL is a crash. Exit status 2: the environment asks for what ds-sink cannot do.
+# written and committed, exit 143 as every JVM after its shutdown hooks), SIGKILL is a crash. Exit status 2: the environment asks for what ds-sink cannot do.
 set -eu
 for v in SEAMS_BOOTSTRAP_SERVERS SEAMS_TOPIC SEAMS_GROUP SEAMS_CLICKHOUSE_URL SEAMS_CLICKHOUSE_DATABASE \
          SEAMS_CLICKHOUSE_USER SEAMS_CLICKHOUSE_PASSWORD_FILE; do

@@ -70,4 +70,18 @@ class MutantJudgeTest {
         assertThat(r.killerEntries()).isEmpty();
         assertThat(r.notCounted()).containsOnlyKeys("B6");
     }
+
+    @Test
+    void aBuildWhoseStandFailedAndThatKilledNothingRunsOnceMoreATimeoutOrAKillDoesNot() {
+        Map<String, String> environment = Map.of("B8", "ENVIRONMENT: B8: the stand did not start (port is already allocated)");
+        Path log = Path.of("build-1.log");
+        assertThat(MutantRun.standFailed(new MutantRun.Build("ReconciliationIT", 1, 57.5, log, Map.of(), List.of(), 1, environment, Map.of())))
+                .isTrue();
+        assertThat(MutantRun.standFailed(new MutantRun.Build("ReconciliationIT", 1, 57.5, log, Map.of("B8[x]", "FAIL"), List.of(), 2,
+                environment, Map.of()))).as("a kill stands").isFalse();
+        assertThat(MutantRun.standFailed(new MutantRun.Build("ReconciliationIT", -1, 1800, log, Map.of(), List.of(), 1, environment,
+                Map.of()))).as("a timeout is not retried").isFalse();
+        assertThat(MutantRun.standFailed(new MutantRun.Build("ReconciliationIT", 1, 57.5, log, Map.of(), List.of(), 1,
+                Map.of("B8", "red in the control too"), Map.of()))).isFalse();
+    }
 }

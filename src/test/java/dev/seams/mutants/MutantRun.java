@@ -34,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * <p>Killed means the build went red because of a check (issue 36 §1): an entry FAILed, or an entry that PASSed in the
  * baseline does not PASS (the gate) — and the same entry is not red in the unmutated control build of the same
  * selectors ({@link MutantControls.Control}). An entry that is ENVIRONMENT (the stand did not start or failed) and a
- * build that timed out are never a kill: a mutant with nothing else is an ERROR. Each kill is credited to the check
+ * build that timed out are never a kill: a build whose stand failed runs once more ({@link #standFailed}), and a
+ * mutant with nothing else is an ERROR. Each kill is credited to the check
  * that fired ({@link #credit}): the entry's own check, or the shared settle precondition ({@code fixture/Pipeline}) named
  * as itself.
  * The unit tests that failed are recorded beside, never counted as the kill.
@@ -157,6 +158,11 @@ public final class MutantRun {
         Build expected = build(mutant.id(), mutant.tier(), settings, tree, dir, String.join(",", mutant.expected()), 1, false,
                 controls.red(mutant.tier(), false));
         builds.add(expected);
+        if (standFailed(expected)) {   // a stand that did not start says nothing about the mutant: its build once more
+            expected = build(mutant.id(), mutant.tier(), settings, tree, dir, String.join(",", mutant.expected()), 3, false,
+                    controls.red(mutant.tier(), false));
+            builds.add(expected);
+        }
         if (expected.killed()) {
             return new Result(mutant, "KILLED", "expected claims", "", builds, seconds(t0));
         }
@@ -169,12 +175,26 @@ public final class MutantRun {
         }
         Build rest = build(mutant.id(), mutant.tier(), settings, tree, dir, null, 2, true, controls.red(mutant.tier(), true));
         builds.add(rest);
+        if (standFailed(rest)) {
+            rest = build(mutant.id(), mutant.tier(), settings, tree, dir, null, 4, true, controls.red(mutant.tier(), true));
+            builds.add(rest);
+        }
         if (rest.killed()) {
             return new Result(mutant, "KILLED", "rest of the tier", "", builds, seconds(t0));
         }
         error = error(rest, controls.broken(mutant.tier(), true));
         return new Result(mutant, error != null ? "ERROR" : "SURVIVED", "", error != null ? error
                 : "every claim of the " + mutant.tier() + " tier passed on it (exit " + rest.exit() + ")", builds, seconds(t0));
+    }
+
+    /**
+     * @return whether the build killed nothing and some entry was ENVIRONMENT (the stand did not start or failed, e.g. a
+     *     host port taken between its choice and the container's start): such a build is run once more before the
+     *     mutant can be an ERROR; a build that timed out is not
+     */
+    static boolean standFailed(Build b) {
+        return !b.killed() && b.exit() != -1
+                && b.notCounted().values().stream().anyMatch(v -> v.startsWith(Verdict.ENVIRONMENT.name()));
     }
 
     /**

@@ -6,6 +6,11 @@ import com.github.dockerjava.api.model.Ports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Host ports chosen by the stand instead of Docker (claim B5): a container stopped (or killed) and started
@@ -40,15 +45,56 @@ final class HostPorts {
         cmd.getHostConfig().withPortBindings(ports);
     }
 
+    /** Ports handed out by this JVM: two stands' containers started in parallel never get the same one. */
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+    /** The lowest port {@link #free} hands out. */
+    static final int LOWEST = 20_000;
+
     /**
-     * @return a port no process of this host listens on now
+     * A port below the kernel's ephemeral range ({@code /proc/sys/net/ipv4/ip_local_port_range}, 32768–60999 by
+     * default): Docker publishes a container's random host ports from that range, and so does a {@code new
+     * ServerSocket(0)}, so a port chosen there can be taken by another container of the same stand, started in
+     * parallel, before this one binds it ("Bind for 0.0.0.0:32783 failed: port is already allocated", a mutant's stand
+     * of 2026-12-06). Below the range only a process that binds a fixed port competes; such a port is skipped.
+     *
+     * @return a port no process of this host listens on now and this JVM has not handed out before
      * @throws UncheckedIOException if none can be had
      */
     static int free() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException("no free host port", e);
+        int high = ephemeralLow() - 1;
+        if (high - LOWEST < 1_000) {   // a kernel whose ephemeral range starts low: Docker's random pick it is
+            try (ServerSocket socket = new ServerSocket(0)) {
+                return socket.getLocalPort();
+            } catch (IOException e) {
+                throw new UncheckedIOException("no free host port", e);
+            }
+        }
+        int span = high - LOWEST + 1;
+        int start = ThreadLocalRandom.current().nextInt(span);
+        for (int i = 0; i < span; i++) {
+            int port = LOWEST + (start + i) % span;
+            if (!HANDED_OUT.add(port)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket(port)) {
+                return port;
+            } catch (IOException inUse) {
+                // bound by some process: the next one
+            }
+        }
+        throw new UncheckedIOException(new IOException("no free host port in " + LOWEST + ".." + high));
+    }
+
+    /** @return the first port of the kernel's ephemeral range, 32768 where it cannot be read */
+    static int ephemeralLow() {
+        try {
+            String range;   // a /proc file reports size 0: read it as a stream, not by its size
+            try (java.io.InputStream in = Files.newInputStream(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))) {
+                range = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).strip();
+            }
+            return Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 32_768;
         }
     }
 }
