@@ -5,6 +5,7 @@ import dev.seams.project.Project;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.ClickHouseTarget;
+import dev.seams.sinks.SinkUnderTest;
 import dev.seams.stand.JvmProcess;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
@@ -34,6 +35,7 @@ class IsolationIT {
     @Test
     @Claim(id = "G15", title = "read_committed is the contract", exercises = {"sink/Sink", "cli/SinkCommand"})
     void g15IsolationOfTheRunningConsumer(ClaimEvidence e, StandContext s) {
+        SinkUnderTest.requireDsSink("G15 reads the isolation level ds-sink's consumer logs; B1 measures any sink's by what it writes");
         JvmProcess contract = startSink(s, null);
         JvmProcess control = startSink(s, "read_uncommitted");
         recordIsolation(e, contract, null);

@@ -16,6 +16,7 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
+import dev.seams.sinks.SinkUnderTest;
 import dev.seams.stand.Brokers;
 import dev.seams.stand.JvmProcess;
 import dev.seams.stand.Stand;
@@ -258,6 +259,7 @@ final class KillRecovery {
 
     /** The sink CLI as its own JVM, running until killed, with the given static membership id or dynamic. */
     private static JvmProcess sinkProcess(Stand stand, String instanceId) {
+        SinkUnderTest.requireDsSink("B9 kills and restarts ds-sink's process");
         ClickHouseTarget ch = stand.clickhouseTarget();
         List<String> args = new ArrayList<>(List.of("sink", "--bootstrap-servers", stand.bootstrapServers(),
                 "--clickhouse", ch.endpoint(), "--clickhouse-user", ch.user(), "--clickhouse-password", ch.password(),

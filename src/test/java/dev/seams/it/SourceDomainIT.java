@@ -138,7 +138,7 @@ class SourceDomainIT {
         TopicAdmin.of(s.stand()).ensureTopic(TWIN_DLQ, 1);
         Map<TopicPartition, Long> twinDlqMark = topics.endOffsets(TWIN_DLQ);
         topics.resetGroup(TWIN, totalsMark);
-        SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withGroupId(TWIN).withClickhouse(tables).withDlqTopic(TWIN_DLQ)
+        SinkSummary run = s.twinSink(SinkMode.TOTALS, o -> o.withGroupId(TWIN).withClickhouse(tables).withDlqTopic(TWIN_DLQ)
                 .withCustomers(SEED_RANGE).withUntilCaughtUp());
         List<Rejection> rejected = Rejection.since(topics, TWIN_DLQ, twinDlqMark);
         e.figure("seed_rule_twin_summary", run.line());

@@ -14,6 +14,7 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
+import dev.seams.sinks.SinkTrait;
 import dev.seams.stand.Stand;
 import dev.seams.truth.Partitioning;
 import dev.seams.truth.Rejection;
@@ -79,6 +80,7 @@ class TransportIT {
             exercises = {"sink/TotalsMapper", "sink/TotalsValidator", "wire/CustomerTotals", "streams/TotalsTopology",
                     "containers/clickhouse/001-tables.sql"})
     void b10VersionSurvivesMorePartitions(ClaimEvidence e, StandContext s) {
+        s.requireSink(SinkTrait.DEAD_LETTER_QUEUE, "B10 also sends a record keyed by another customer, which the sink must reject");
         Stand stand = s.stand();
         Topics topics = s.topics();
         s.settle();

@@ -59,6 +59,22 @@ public interface SinkUnderTest {
     }
 
     /**
+     * For a claim that drives ds-sink's own code — its command line, its process in a container, its consumer's
+     * membership, the isolation level its consumer logs — rather than asking the sink under test through this contract.
+     *
+     * @param why what the claim drives, e.g. {@code the claim kills ds-sink's process mid-insert}
+     * @throws NotApplicableException under any other sink: the claim is NOT_RUN with the reason, never run against
+     *                                ds-sink in its place
+     */
+    static void requireDsSink(String why) {
+        SinkUnderTest sink = configured();
+        if (!(sink instanceof DsSink)) {
+            throw new NotApplicableException(sink.name() + ": the claim drives ds-sink's own code (" + why + "), not the "
+                    + "sink under test through its contract (docs/sinks.md)");
+        }
+    }
+
+    /**
      * @return the sink chosen with {@value #PROPERTY}
      * @throws IllegalArgumentException for a name that is none of them, listing them
      */

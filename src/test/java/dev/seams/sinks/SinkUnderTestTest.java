@@ -110,4 +110,23 @@ class SinkUnderTestTest {
         assertThat(ImageSink.environment("kafka:19092", o, ImageSink.parseTraits("dead-letter-queue,isolation-choice")))
                 .containsEntry("SEAMS_DLQ_TOPIC", "customer.totals.dlq").containsEntry("SEAMS_ISOLATION", "read_committed");
     }
+
+    @Test
+    void aClaimThatDrivesDsSinksOwnCodeIsNotApplicableUnderAnotherSink() {
+        String before = System.getProperty(SinkUnderTest.PROPERTY);
+        try {
+            System.clearProperty(SinkUnderTest.PROPERTY);
+            SinkUnderTest.requireDsSink("B9 kills ds-sink's process");
+            System.setProperty(SinkUnderTest.PROPERTY, "image:seams/ds-sink:dev");
+            assertThatThrownBy(() -> SinkUnderTest.requireDsSink("B9 kills ds-sink's process"))
+                    .isInstanceOf(NotApplicableException.class)
+                    .hasMessageStartingWith("image:seams/ds-sink:dev: the claim drives ds-sink's own code (B9 kills ds-sink's process)");
+        } finally {
+            if (before == null) {
+                System.clearProperty(SinkUnderTest.PROPERTY);
+            } else {
+                System.setProperty(SinkUnderTest.PROPERTY, before);
+            }
+        }
+    }
 }

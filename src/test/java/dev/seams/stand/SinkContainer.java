@@ -4,7 +4,6 @@ import dev.seams.cli.options.Secrets;
 import dev.seams.project.Project;
 import dev.seams.sink.SinkCrash;
 import dev.seams.sink.SinkOptions;
-import dev.seams.sinks.SinkTrait;
 import dev.seams.sinks.SinkUnderTest;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Groups;
@@ -48,7 +47,7 @@ public final class SinkContainer implements AutoCloseable {
 
     /** @return the stand, after checking that the sink under test is ds-sink: this process is ds-sink's (B5's sink faults) */
     private static Stand requireDsSink(Stand stand) {
-        SinkUnderTest.configured().require(SinkTrait.PROCESS, "the claim runs ds-sink's process in a container");
+        SinkUnderTest.requireDsSink("the claim runs ds-sink's process in a container");
         return stand;
     }
 
