@@ -102,6 +102,7 @@ final class KillRecovery {
      * the changelog if another claim emptied or rewrote the tables), so that each recovery's FINAL = PG is its own.
      */
     static void settleWithFinalEqualPg(StandContext s) {
+        SinkUnderTest.requireDsSink("B9 kills and restarts ds-sink's process");   // before anything is killed
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o);
         if (!Reconciliation.customerTotalsFinal(s.stand()).matches()) {
