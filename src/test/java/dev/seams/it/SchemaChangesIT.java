@@ -10,6 +10,7 @@ import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
+import dev.seams.sinks.SinkUnderTest;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
@@ -156,6 +157,7 @@ class SchemaChangesIT {
         "wire/CustomerTotals", "sink/TargetColumns", "sink/DecimalType", "sink/Sink", "cli/SinkCommand",
         "containers/clickhouse/001-tables.sql"})
     void b15AmountWidened(ClaimEvidence e, StandContext s) {
+        SinkUnderTest.requireDsSink("B15 reads ds-sink's stop on a three-decimal total and the ALTER it prints");   // before the ALTER
         // given: an order of the old type, the pipeline settled, the sink caught up; the twin's table copied from the shipped DDL
         Stand stand = s.stand();
         Topics topics = s.topics();
@@ -242,6 +244,7 @@ class SchemaChangesIT {
         "wire/CustomerTotals", "streams/TotalsTopology", "sink/TargetColumns", "sink/IntegerType", "sink/Sink",
         "containers/clickhouse/001-tables.sql"})
     void b15CustomerIdWidened(ClaimEvidence e, StandContext s) {
+        SinkUnderTest.requireDsSink("B15 reads ds-sink's command line on a customer beyond 32 bits");   // before the ALTER
         // given: the pipeline settled and the sink caught up; the twin's table with the customer id of PostgreSQL's integer
         Stand stand = s.stand();
         Topics topics = s.topics();
