@@ -1,8 +1,10 @@
 package dev.seams.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import dev.seams.sinks.SinkUnderTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -110,10 +112,10 @@ class ClaimExtensionTest {
     void againstABaselineAnEntryThatPassedThereFailsWhenItNoLongerPasses(@TempDir Path dir) throws Exception {
         Path baseline = dir.resolve("guarantees.json");
         Files.writeString(baseline, """
-                {"source": {"commit": "2af64c2f1467"}, "claims": [
+                {"source": {"commit": "2af64c2f1467"}, "sink": "SINK", "claims": [
                   {"id": "G13", "verdict": "PASS"}, {"id": "G6[optimize_on_insert=1]", "verdict": "UNVERIFIED"},
                   {"id": "G14", "verdict": "PASS"}, {"id": "G14[kill -9 @10%]", "verdict": "PASS"}, {"id": "G2", "verdict": "PASS"}]}
-                """);
+                """.replace("SINK", SinkUnderTest.configured().name()));   // the run's sink: a baseline of another is refused
         System.setProperty(Gate.PROPERTY, baseline.toString());
         try {
             Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(Gated.class)).execute().testEvents();
@@ -125,6 +127,20 @@ class ClaimExtensionTest {
             assertThat(messages)
                     .anySatisfy(m -> assertThat(m).contains("G13: PASS in the baseline, UNVERIFIED now").contains("2af64c2"))
                     .anySatisfy(m -> assertThat(m).contains("G14[kill -9 @10%]: PASS in the baseline, UNVERIFIED now"));
+        } finally {
+            System.clearProperty(Gate.PROPERTY);
+        }
+    }
+
+    @Test
+    void aBaselineOfAnotherSinkIsRefusedByName(@TempDir Path dir) throws Exception {
+        Path baseline = dir.resolve("guarantees.json");
+        Files.writeString(baseline, "{\"sink\": \"someone-elses-sink\", \"claims\": []}");
+        System.setProperty(Gate.PROPERTY, baseline.toString());
+        try {
+            assertThatThrownBy(Gate::configured).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("is a report of the sink someone-elses-sink")
+                    .hasMessageContaining("this run's sink under test is " + SinkUnderTest.configured().name());
         } finally {
             System.clearProperty(Gate.PROPERTY);
         }
