@@ -10,6 +10,7 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
+import dev.seams.sinks.SinkTrait;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
@@ -51,6 +52,7 @@ class DedupIT {
     @Claim(id = "G3", title = "Isolated duplicates: 2N versus N", exercises = {"sink/DedupDemoMapper", "sink/Sink",
             "containers/clickhouse/001-tables.sql"})
     void g3IsolatedDuplicates(int n, ClaimEvidence e, StandContext s) {
+        s.requireSink(SinkTrait.DEDUP_DEMO, "G3 reads Debezium's events into order_dedup twice");
         ClickHouse ch = s.ch();
         Topics topics = s.topics();
         s.settle();

@@ -28,6 +28,7 @@ import dev.seams.report.FaultNotObservedException;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
+import dev.seams.sinks.SinkUnderTest;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Totals;
@@ -124,6 +125,7 @@ class DlqIT {
     @Claim(id = "G11", variant = "every payload in one sink run", title = "DLQ routing", exercises = {"sink/Sink",
             "sink/TotalsValidator", "sink/DeadLetterWriter", "wire/DeadLetters", "cli/SinkCommand"})
     void g11DlqRouting(ClaimEvidence e, StandContext s) {
+        SinkUnderTest.requireDsSink("G11 reads ds-sink's command line: its exit status and its lines");
         SinkSide side = SinkSide.settle(s);
         Instant started = Instant.now();
         try (Injection injection = Injection.open(side.stand())) {
@@ -255,6 +257,7 @@ class DlqIT {
     @Claim(id = "G11", variant = "dlq-write-fails", title = "DLQ routing: a failed dead-letter write commits nothing",
             exercises = {"sink/Sink", "sink/DeadLetterWriter", "cli/SinkCommand"})
     void g11FailingDeadLetterWrite(ClaimEvidence e, StandContext s) {
+        SinkUnderTest.requireDsSink("G11 reads ds-sink's command line: its exit status when a dead-letter write fails");
         SinkSide side = SinkSide.settle(s);
         String tiny = "customer.totals.dlq.tiny";
         createTopic(side.stand(), new NewTopic(tiny, 1, side.stand().replicationFactor()).configs(Map.of("max.message.bytes", "64")));

@@ -9,6 +9,7 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
+import dev.seams.sinks.SinkTrait;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Rejection;
@@ -48,6 +49,7 @@ class ReconciliationIT {
     @Claim(id = "B8", title = "Reconciliation by key", exercises = {"sink/DedupDemoMapper", "sink/TotalsMapper",
             "streams/TotalsTopology", "containers/clickhouse/001-tables.sql"})
     void b8ReconciliationByKey(ClaimEvidence e, StandContext s) {
+        s.requireSink(SinkTrait.DEDUP_DEMO, "B8 reconciles order_dedup by order");   // before it empties the tables
         Stand stand = s.stand();
         ClickHouse ch = s.ch();
         Topics topics = s.topics();

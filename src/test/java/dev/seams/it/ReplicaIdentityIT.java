@@ -11,6 +11,7 @@ import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
+import dev.seams.sinks.SinkTrait;
 import dev.seams.stand.InboxProcess;
 import dev.seams.stand.Stand;
 import dev.seams.truth.Pg;
@@ -50,6 +51,7 @@ class ReplicaIdentityIT {
     @Claim(id = "B16", variant = "replica identity default", title = "Replica identity and transaction shape: REPLICA IDENTITY DEFAULT",
             exercises = {"streams/JsonSerdes", "streams/TotalsTopology", "sink/DedupDemoMapper", "inbox/InboxStore"})
     void b16ReplicaIdentityDefault(ClaimEvidence e, StandContext s) {
+        s.requireSink(SinkTrait.DEDUP_DEMO, "B16 reads the deletes into order_dedup");
         // given: the pipeline settled; orders with PostgreSQL's default replica identity (a DELETE's old image: the key)
         Stand stand = s.stand();
         Topics topics = s.topics();

@@ -16,6 +16,7 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
+import dev.seams.sinks.SinkTrait;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Partitioning;
 import dev.seams.truth.Topics;
@@ -51,6 +52,7 @@ class VersionTieIT {
     @Claim(id = "G6", variant = "version tie", title = EnginesIT.G6_TITLE + ": a version tie is a defect of the version column",
             exercises = {"sink/TotalsMapper", "streams/TotalsTopology", "containers/clickhouse/001-tables.sql"})
     void g6VersionTie(ClaimEvidence e, StandContext s) {
+        s.requireSink(SinkTrait.DS_SINK_OPTIONS, "G6 runs the sink with --dup over a window it empties the tables for");   // before it empties them
         ClickHouse ch = s.ch();
         Topics topics = s.topics();
         recordServer(e, ch);
