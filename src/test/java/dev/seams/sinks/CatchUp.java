@@ -105,13 +105,15 @@ final class CatchUp {
         }
     }
 
-    /** Lets a sink run for a set time ({@code SinkOptions#withRunFor}). */
-    static void runFor(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted during the run", e);
-        }
+    /**
+     * Lets a sink run for a set time ({@code SinkOptions#withRunFor}), checking all along that it still runs.
+     *
+     * @param sink  the sink's name, for the message
+     * @param alive whether the sink still runs (its container, or the server it runs in)
+     * @throws org.awaitility.core.ConditionTimeoutException if it stopped running within the window
+     */
+    static void runFor(String sink, Duration duration, java.util.concurrent.Callable<Boolean> alive) {
+        org.awaitility.Awaitility.await(sink + " runs for " + duration).during(duration).atMost(duration.plusSeconds(5))
+                .pollInterval(Duration.ofMillis(500)).until(alive);
     }
 }

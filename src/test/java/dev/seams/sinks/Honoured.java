@@ -58,7 +58,7 @@ final class Honoured {
 
     private static void need(String sink, Set<SinkTrait> traits, SinkTrait trait, String why) {
         if (!traits.contains(trait)) {
-            throw new NotApplicableException(sink + ": " + trait.lacking() + " (" + why + ")");
+            throw trait.missingFrom(sink, why);
         }
     }
 }

@@ -146,7 +146,7 @@ public final class ImageSink implements SinkUnderTest {
             ContainerControl control = new ContainerControl(sink.getContainerId());
             try {
                 if (options.window().runFor() != null) {
-                    CatchUp.runFor(options.window().runFor());
+                    CatchUp.runFor(name(), options.window().runFor(), control::isRunning);
                 } else {
                     CatchUp.await(name(), topics, java.util.List.of(group), topic, target, CATCH_UP_TIMEOUT,
                             "its output is in target/stand-logs/image-sink.log");

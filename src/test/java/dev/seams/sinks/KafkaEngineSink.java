@@ -15,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -79,7 +78,7 @@ public final class KafkaEngineSink implements SinkUnderTest {
         try {
             statements.forEach(ch::execute);
             if (options.window().runFor() != null) {
-                CatchUp.runFor(options.window().runFor());
+                CatchUp.runFor(NAME, options.window().runFor(), () -> ch.scalar("SELECT 1") == 1);
             } else {
                 CatchUp.await(NAME, topics, groups(group), topic, target, CATCH_UP_TIMEOUT,
                         "the engine logs why it stopped in ClickHouse's server log (target/stand-logs/clickhouse.log)");
@@ -125,15 +124,8 @@ public final class KafkaEngineSink implements SinkUnderTest {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + DDL, e);
         }
-        List<String> statements = new ArrayList<>();
-        for (String statement : script.split("(?m)^;\\s*$")) {
-            String sql = statement.lines().filter(l -> !l.trim().startsWith("--")).reduce("", (a, b) -> a + "\n" + b).trim();
-            if (!sql.isEmpty()) {
-                statements.add(sql.replace("{database}", database).replace("{broker}", broker)
-                        .replace("{topic}", topic).replace("{group}", group));
-            }
-        }
-        return statements;
+        return ClickHouse.statements(script).stream().map(sql -> sql.replace("{database}", database).replace("{broker}", broker)
+                .replace("{topic}", topic).replace("{group}", group)).toList();
     }
 
     /**

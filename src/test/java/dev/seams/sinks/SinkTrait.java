@@ -1,5 +1,7 @@
 package dev.seams.sinks;
 
+import dev.seams.report.NotApplicableException;
+
 /**
  * What a sink under test has, as the claims that concern the sink need it (docs/sinks.md "The contract"). A claim that
  * needs a trait the chosen sink lacks is NOT_RUN with the reason {@link SinkUnderTest#require} gives, never skipped in
@@ -32,5 +34,14 @@ public enum SinkTrait {
     /** @return what a sink without this trait lacks, the reason of a NOT_RUN claim */
     public String lacking() {
         return lacking;
+    }
+
+    /**
+     * @param sink the sink without this trait
+     * @param why  what the claim needs it for
+     * @return the claim's NOT_RUN: {@code <sink>: <what it lacks> (<why>)}
+     */
+    NotApplicableException missingFrom(String sink, String why) {
+        return new NotApplicableException(sink + ": " + lacking + " (" + why + ")");
     }
 }

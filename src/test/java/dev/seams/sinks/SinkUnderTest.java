@@ -54,7 +54,7 @@ public interface SinkUnderTest {
      */
     default void require(SinkTrait trait, String why) {
         if (!traits().contains(trait)) {
-            throw new NotApplicableException(name() + ": " + trait.lacking() + " (" + why + ")");
+            throw trait.missingFrom(name(), why);
         }
     }
 

@@ -56,17 +56,26 @@ public final class ClickHouse {
     public void runScript(Path dir) {
         try (Stream<Path> files = Files.list(dir)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".sql")).sorted().toList()) {
-                for (String statement : Files.readString(file).split("(?m)^;\\s*$")) {
-                    String sql = statement.lines().filter(l -> !l.trim().startsWith("--"))
-                            .reduce("", (a, b) -> a + "\n" + b).trim();
-                    if (!sql.isEmpty()) {
-                        execute(sql);
-                    }
-                }
+                statements(Files.readString(file)).forEach(this::execute);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * @param script statements separated by lines holding only {@code ;}, with {@code --} comment lines
+     * @return its statements in order, comment lines and empty statements left out
+     */
+    public static java.util.List<String> statements(String script) {
+        java.util.List<String> statements = new java.util.ArrayList<>();
+        for (String statement : script.split("(?m)^;\\s*$")) {
+            String sql = statement.lines().filter(l -> !l.trim().startsWith("--")).reduce("", (a, b) -> a + "\n" + b).trim();
+            if (!sql.isEmpty()) {
+                statements.add(sql);
+            }
+        }
+        return statements;
     }
 
     /**
