@@ -6,6 +6,7 @@ import dev.seams.streams.StaticIdentity;
 import dev.seams.streams.StreamsApp;
 import dev.seams.streams.StreamsOptions;
 import dev.seams.streams.StreamsSettings;
+import dev.seams.wire.TopicNames;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -61,6 +62,11 @@ public class StreamsCommand implements Callable<Integer> {
                     + "at once; a cache collapses a customer's changes within a commit interval).")
     long cacheMaxBytes;
 
+    @Option(names = "--topic-prefix", defaultValue = "", paramLabel = "PREFIX",
+            description = "put before every topic it reads and writes (orders.events, orders.events.dlq, customer.totals): "
+                    + "an isolated run on a shared cluster (default: none, the shipped names).")
+    String topicPrefix;
+
     @Mixin
     Membership membership = new Membership();
 
@@ -77,7 +83,7 @@ public class StreamsCommand implements Callable<Integer> {
      * Runs the app from the command line and exits the JVM with {@link #call()}'s code
      * (2 for invalid options, picocli's usage error code).
      *
-     * @param args {@code --bootstrap-servers HOST:PORT [--kafka-config FILE] --state-dir DIR [--application-id ID] [--cache-max-bytes N]
+     * @param args {@code --bootstrap-servers HOST:PORT [--kafka-config FILE] --state-dir DIR [--application-id ID] [--topic-prefix P] [--cache-max-bytes N]
      *             [--instance-id ID | --dynamic-membership] [--session-timeout 10s]}
      */
     public static void main(String[] args) {
@@ -88,20 +94,23 @@ public class StreamsCommand implements Callable<Integer> {
      * Starts Kafka Streams and blocks until it has been closed (shutdown hook) or failed ({@link StreamsApp#run}).
      *
      * @return 0 after a graceful shutdown, 1 if Kafka Streams reached state ERROR, 2 if {@code --instance-id} and
-     *     {@code --dynamic-membership} were both given or the state directory's id cannot be read or made
+     *     {@code --dynamic-membership} were both given, the state directory's id cannot be read or made, or the topic
+     *     prefix holds a character Kafka refuses
      * @throws InterruptedException if interrupted while waiting
      */
     @Override
     public Integer call() throws InterruptedException {
         String instanceId;
+        TopicNames topics;
         try {
             instanceId = StaticIdentity.resolve(stateDir, applicationId, membership.instanceId(), dynamicMembership);
+            topics = new TopicNames(topicPrefix);
         } catch (IllegalArgumentException | IOException e) {
             log.error("ds-streams: {}", e.getMessage());
             return 2;
         }
         StreamsOptions options = new StreamsOptions(applicationId, kafka.bootstrapServers(), stateDir, cacheMaxBytes,
-                instanceId, membership.sessionTimeout(), kafka.clientConfig());
+                instanceId, membership.sessionTimeout(), kafka.clientConfig(), topics);
         return StreamsApp.run(options);
     }
 }

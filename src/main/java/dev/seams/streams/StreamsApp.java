@@ -39,7 +39,7 @@ public final class StreamsApp {
     public static int run(StreamsOptions options) throws InterruptedException {
         String applicationId = options.applicationId();
         Properties props = StreamsSettings.properties(options);
-        KafkaStreams streams = new KafkaStreams(TotalsTopology.build(), props);
+        KafkaStreams streams = new KafkaStreams(TotalsTopology.build(options.topics()), props);
         CountDownLatch finished = new CountDownLatch(1);
         AtomicBoolean failed = new AtomicBoolean();
         streams.setStateListener((newState, oldState) -> {

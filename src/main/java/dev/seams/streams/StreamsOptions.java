@@ -1,6 +1,7 @@
 package dev.seams.streams;
 
 import dev.seams.kafka.KafkaClientConfig;
+import dev.seams.wire.TopicNames;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -17,12 +18,14 @@ import java.util.Objects;
  * @param sessionTimeout   the main consumer's {@code session.timeout.ms}, or null for Kafka's default (45 s)
  * @param kafkaConfig      the user's client properties for every client of the process ({@code --kafka-config};
  *                         {@link KafkaClientConfig}), {@link KafkaClientConfig#NONE} by default
+ * @param topics           the topics it reads and writes ({@code --topic-prefix}), {@link TopicNames#SHIPPED} by default
  */
 public record StreamsOptions(String applicationId, String bootstrapServers, Path stateDir, long cacheMaxBytes,
-                             String instanceId, Duration sessionTimeout, KafkaClientConfig kafkaConfig) {
+                             String instanceId, Duration sessionTimeout, KafkaClientConfig kafkaConfig,
+                             TopicNames topics) {
 
     /**
-     * @throws NullPointerException     if applicationId, bootstrapServers, stateDir or kafkaConfig is null
+     * @throws NullPointerException     if applicationId, bootstrapServers, stateDir, kafkaConfig or topics is null
      * @throws IllegalArgumentException if cacheMaxBytes < 0
      */
     public StreamsOptions {
@@ -30,13 +33,15 @@ public record StreamsOptions(String applicationId, String bootstrapServers, Path
         Objects.requireNonNull(bootstrapServers, "bootstrapServers");
         Objects.requireNonNull(stateDir, "stateDir");
         Objects.requireNonNull(kafkaConfig, "kafkaConfig");
+        Objects.requireNonNull(topics, "topics");
         if (cacheMaxBytes < 0) {
             throw new IllegalArgumentException("--cache-max-bytes must be >= 0, got " + cacheMaxBytes);
         }
     }
 
-    /** @return the production defaults: no cache, dynamic membership, Kafka's session timeout */
+    /** @return the production defaults: no cache, dynamic membership, Kafka's session timeout, the shipped topics */
     public static StreamsOptions of(String applicationId, String bootstrapServers, Path stateDir) {
-        return new StreamsOptions(applicationId, bootstrapServers, stateDir, 0, null, null, KafkaClientConfig.NONE);
+        return new StreamsOptions(applicationId, bootstrapServers, stateDir, 0, null, null, KafkaClientConfig.NONE,
+                TopicNames.SHIPPED);
     }
 }

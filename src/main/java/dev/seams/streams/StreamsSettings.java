@@ -57,7 +57,8 @@ public final class StreamsSettings {
      *       only while tasks restore (no standby replicas), so the shorter wait costs nothing at rest;</li>
      *   <li>default key and value serdes: String (the topology sets every serde explicitly);</li>
      *   <li>deserialization exception handler {@link DeadLetterHandler} with
-     *       {@code errors.dead.letter.queue.topic.name} = {@value TopicNames#ORDERS_EVENTS_DLQ}
+     *       {@code errors.dead.letter.queue.topic.name} = {@value TopicNames#ORDERS_EVENTS_DLQ} (with the options'
+     *       topic prefix)
      *       (KIP-1034): an invalid {@code orders.events} record is logged (task, topic, partition,
      *       offset), skipped, and written byte for byte to the dead-letter topic with its reason and
      *       origin in headers, in the same EOS transaction as the input offset; the application
@@ -103,7 +104,7 @@ public final class StreamsSettings {
         props.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         props.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, DeadLetterHandler.class);
-        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, TopicNames.ORDERS_EVENTS_DLQ);
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, options.topics().ordersEventsDlq());
         return props;
     }
 

@@ -88,12 +88,22 @@ public final class TotalsTopology {
      * @return a new topology reading {@link TopicNames#ORDERS_EVENTS} and writing {@link TopicNames#CUSTOMER_TOTALS}
      */
     public static Topology build() {
+        return build(TopicNames.SHIPPED);
+    }
+
+    /**
+     * {@link #build()} on prefixed topics (an isolated run on a shared cluster, {@code seams streams --topic-prefix}).
+     *
+     * @param topics the topics to read and write
+     * @return a new topology reading {@link TopicNames#ordersEvents()} and writing {@link TopicNames#customerTotals()}
+     */
+    public static Topology build(TopicNames topics) {
         Serde<String> strings = Serdes.String();
         Serde<OrderEvent> orders = JsonSerdes.orderEvent();
         Serde<CustomerTotals> totals = JsonSerdes.customerTotals();
 
         StreamsBuilder builder = new StreamsBuilder();
-        builder.table(TopicNames.ORDERS_EVENTS,
+        builder.table(topics.ordersEvents(),
                         Consumed.with(strings, orders).withName("orders-source"),
                         Materialized.<String, OrderEvent, KeyValueStore<Bytes, byte[]>>as(ORDERS_STORE)
                                 .withKeySerde(strings)
@@ -108,7 +118,7 @@ public final class TotalsTopology {
                                 .withKeySerde(strings)
                                 .withValueSerde(totals))
                 .toStream(Named.as("totals-to-stream"))
-                .to(TopicNames.CUSTOMER_TOTALS, Produced.with(strings, totals).withName("totals-sink"));
+                .to(topics.customerTotals(), Produced.with(strings, totals).withName("totals-sink"));
         return builder.build();
     }
 }

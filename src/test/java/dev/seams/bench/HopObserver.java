@@ -1,7 +1,7 @@
 package dev.seams.bench;
 
 import dev.seams.stand.Stand;
-import dev.seams.wire.TopicNames;
+import dev.seams.truth.RunNames;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +42,7 @@ final class HopObserver implements AutoCloseable {
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         consumer = new KafkaConsumer<>(props);
         List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : List.of(TopicNames.ORDERS_EVENTS, TopicNames.CUSTOMER_TOTALS)) {
+        for (String topic : List.of(RunNames.ORDERS_EVENTS, RunNames.CUSTOMER_TOTALS)) {
             for (int p = 0; p < Stand.PARTITIONS; p++) {
                 partitions.add(new TopicPartition(topic, p));
             }
@@ -59,11 +59,11 @@ final class HopObserver implements AutoCloseable {
             for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(20))) {
                 long now = System.currentTimeMillis();
                 String value = r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8);
-                if (r.topic().equals(TopicNames.ORDERS_EVENTS) && r.key() != null) {
+                if (r.topic().equals(RunNames.ORDERS_EVENTS) && r.key() != null) {
                     long orderId = Long.parseLong(new String(r.key(), StandardCharsets.UTF_8));
                     events.putIfAbsent(orderId, now);
                     sourceTs.putIfAbsent(orderId, field(value, "__source_ts_ms"));
-                } else if (r.topic().equals(TopicNames.CUSTOMER_TOTALS)) {
+                } else if (r.topic().equals(RunNames.CUSTOMER_TOTALS)) {
                     snapshots.seen((int) field(value, "customer_id"), field(value, "version"), now);
                 }
             }

@@ -1,12 +1,11 @@
 package dev.seams.check;
 
 import dev.seams.report.LagChart;
-import dev.seams.streams.StreamsSettings;
 import dev.seams.streams.TotalsTopology;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Endpoints;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,9 +26,9 @@ public final class LagSampler implements AutoCloseable {
     public static final Map<String, String[]> SERIES = new LinkedHashMap<>();
 
     static {
-        SERIES.put("ds-streams on orders.events", new String[] {StreamsSettings.APPLICATION_ID, TopicNames.ORDERS_EVENTS});
-        SERIES.put("ds-streams on repartition", new String[] {StreamsSettings.APPLICATION_ID, TotalsTopology.repartitionTopic(StreamsSettings.APPLICATION_ID)});
-        SERIES.put("ds-sink on customer.totals", new String[] {"ds-sink", TopicNames.CUSTOMER_TOTALS});
+        SERIES.put("ds-streams on orders.events", new String[] {RunNames.STREAMS_GROUP, RunNames.ORDERS_EVENTS});
+        SERIES.put("ds-streams on repartition", new String[] {RunNames.STREAMS_GROUP, TotalsTopology.repartitionTopic(RunNames.STREAMS_GROUP)});
+        SERIES.put("ds-sink on customer.totals", new String[] {RunNames.SINK_GROUP, RunNames.CUSTOMER_TOTALS});
     }
 
     private final Topics topics;

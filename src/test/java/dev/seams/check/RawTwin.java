@@ -3,8 +3,8 @@ package dev.seams.check;
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,10 +33,10 @@ public final class RawTwin {
     public static void record(ClaimEvidence e, Topics topics, ClickHouse ch, Map<TopicPartition, Long> from,
                               boolean redeliveryExpected) {
         List<String> positions = new ArrayList<>();
-        Map<TopicPartition, Long> end = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);   // both reads below stop here
+        Map<TopicPartition, Long> end = topics.endOffsets(RunNames.CUSTOMER_TOTALS);   // both reads below stop here
         java.util.function.Predicate<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> inRun =
                 r -> r.offset() < end.getOrDefault(new TopicPartition(r.topic(), r.partition()), Long.MAX_VALUE);
-        topics.readFrom(TopicNames.CUSTOMER_TOTALS, "read_committed", from, r -> {
+        topics.readFrom(RunNames.CUSTOMER_TOTALS, "read_committed", from, r -> {
             if (inRun.test(r)) {
                 positions.add(r.partition() + "@" + r.offset());
             }
@@ -48,7 +48,7 @@ public final class RawTwin {
         e.figure("changelog_records_of_the_run", positions.size());
         java.util.Set<String> committed = new java.util.HashSet<>(positions);
         long[] aborted = {0};
-        topics.readFrom(TopicNames.CUSTOMER_TOTALS, "read_uncommitted", from,
+        topics.readFrom(RunNames.CUSTOMER_TOTALS, "read_uncommitted", from,
                 r -> aborted[0] += !inRun.test(r) || committed.contains(r.partition() + "@" + r.offset()) ? 0 : 1);
         e.figure("aborted_records_in_log", aborted[0]);
         e.anomaly(Anomaly.LOST, e.figure("changelog_records_never_stored_in_raw_totals", raw.missing()));

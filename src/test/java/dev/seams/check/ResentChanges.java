@@ -1,8 +1,8 @@
 package dev.seams.check;
 
 import dev.seams.report.ClaimEvidence;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -36,7 +36,7 @@ public final class ResentChanges {
     public static void record(ClaimEvidence e, Topics topics, Map<TopicPartition, Long> from, long changes) {
         Map<String, Long> seen = new HashMap<>();
         long[] records = {0};
-        topics.readFrom(TopicNames.ORDERS_EVENTS, "read_committed", from, r -> {
+        topics.readFrom(RunNames.ORDERS_EVENTS, "read_committed", from, r -> {
             records[0]++;
             String value = r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8);
             Matcher lsn = LSN.matcher(value);

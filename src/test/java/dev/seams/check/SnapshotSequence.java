@@ -1,9 +1,9 @@
 package dev.seams.check;
 
 import dev.seams.load.OrderLoad;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.wire.CustomerTotals;
-import dev.seams.wire.TopicNames;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -41,7 +41,7 @@ public record SnapshotSequence(long records, long duplicate, long lost, long ext
      */
     public static SnapshotSequence read(Topics topics, Map<TopicPartition, Long> start, Map<Long, Long> steps, String isolation) {
         Map<Long, Long> before = new HashMap<>();
-        topics.readAll(TopicNames.CUSTOMER_TOTALS, isolation, r -> {
+        topics.readAll(RunNames.CUSTOMER_TOTALS, isolation, r -> {
             if (r.offset() < start.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L)) {
                 try {
                     CustomerTotals t = CustomerTotals.fromJson(r.value());
@@ -70,7 +70,7 @@ public record SnapshotSequence(long records, long duplicate, long lost, long ext
         Map<Long, Long> last = new TreeMap<>();
         Map<String, Integer> seen = new HashMap<>();
         long[] records = new long[1];
-        topics.readFrom(TopicNames.CUSTOMER_TOTALS, isolation, start, r -> {
+        topics.readFrom(RunNames.CUSTOMER_TOTALS, isolation, start, r -> {
             CustomerTotals t;
             try {
                 t = CustomerTotals.fromJson(r.value());

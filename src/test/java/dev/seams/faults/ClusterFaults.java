@@ -3,12 +3,11 @@ package dev.seams.faults;
 import static org.awaitility.Awaitility.await;
 
 import dev.seams.fixture.Pipeline;
-import dev.seams.sink.SinkOptions;
 import dev.seams.stand.ContainerControl;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClusterView;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -60,10 +59,10 @@ public final class ClusterFaults {
      */
     public static Fault leaderKill(String name, Stand stand) {
         ClusterView view = ClusterView.of(stand.admin());
-        return new NodeKill<>(name, stand, "leader of " + TopicNames.CUSTOMER_TOTALS + " partitions",
-                () -> new Holdings<>(view.leaders(TopicNames.CUSTOMER_TOTALS),
+        return new NodeKill<>(name, stand, "leader of " + RunNames.CUSTOMER_TOTALS + " partitions",
+                () -> new Holdings<>(view.leaders(RunNames.CUSTOMER_TOTALS),
                         Set.copyOf(view.transactionCoordinators(view.transactionalIds(streamsTransactions())).values())),
-                partitions -> view.leaders(TopicNames.CUSTOMER_TOTALS));
+                partitions -> view.leaders(RunNames.CUSTOMER_TOTALS));
     }
 
     /**
@@ -140,8 +139,8 @@ public final class ClusterFaults {
             if (exit != Sigkill.EXIT) {
                 return Proof.missing("exit code " + exit + " of " + target + ", not " + Sigkill.EXIT);
             }
-            Progress streams = new Progress(stand, Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS, t0);
-            Progress sink = new Progress(stand, SinkOptions.DEFAULT_GROUP, TopicNames.CUSTOMER_TOTALS, t0);
+            Progress streams = new Progress(stand, Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS, t0);
+            Progress sink = new Progress(stand, RunNames.SINK_GROUP, RunNames.CUSTOMER_TOTALS, t0);
             AtomicReference<Map<K, Integer>> now = new AtomicReference<>(before);
             try {
                 await(name() + ": another node took over from node " + node).atMost(Duration.ofSeconds(ELECTION_WAIT_S))

@@ -21,8 +21,8 @@ import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Pg;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -168,8 +168,8 @@ public final class FaultMatrix {
         Stand stand = s.stand();
         Topics topics = s.topics();
         ClickHouse ch = s.ch();
-        Map<TopicPartition, Long> windowStart = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
-        Map<TopicPartition, Long> eventsStart = topics.endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> windowStart = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> eventsStart = topics.endOffsets(RunNames.ORDERS_EVENTS);
         Sink orders = new Sink(Pipeline.sinkOptions(stand, SinkMode.DEDUP_DEMO, o -> o.withGroupId(ORDERS_GROUP)
                 .withRunFor(Duration.ofMinutes(30)).withClickhouse(stand.clickhouseTarget().withTimeout(Duration.ofSeconds(5)))));
         CompletableFuture<SinkSummary> ordersRun = CompletableFuture.supplyAsync(orders::run, runnable -> {
@@ -177,7 +177,7 @@ public final class FaultMatrix {
             t.setDaemon(true);
             t.start();
         });
-        OffsetSampler sampler = new OffsetSampler(topics, ch, dev.seams.sink.SinkOptions.DEFAULT_GROUP);
+        OffsetSampler sampler = new OffsetSampler(topics, ch, RunNames.SINK_GROUP);
         LagSampler lags = new LagSampler(stand, LAG_PERIOD_MS, Map.of(ROWS_SERIES, () -> ch.scalar("SELECT count() FROM raw_totals")));
         OrderLoad load = OrderLoad.plan(plan.changes(), CUSTOMERS, plan.seed(), OrderLoad.Mix.REAL);
         long t0 = System.nanoTime();
@@ -261,15 +261,15 @@ public final class FaultMatrix {
         lags.mark("healed @" + point);
         double held = seconds(t0);
         long healed = System.nanoTime();
-        Map<TopicPartition, Long> totalsEnd = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
-        Map<TopicPartition, Long> eventsEnd = topics.endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> totalsEnd = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> eventsEnd = topics.endOffsets(RunNames.ORDERS_EVENTS);
         double[] t = {Double.NaN, Double.NaN};
         await(fault.name() + ": the sink and ds-streams caught up with what was there at the heal").atMost(RECOVERY_WAIT)
                 .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
-                    if (Double.isNaN(t[0]) && reached(topics.committed(dev.seams.sink.SinkOptions.DEFAULT_GROUP, TopicNames.CUSTOMER_TOTALS), totalsEnd)) {
+                    if (Double.isNaN(t[0]) && reached(topics.committed(RunNames.SINK_GROUP, RunNames.CUSTOMER_TOTALS), totalsEnd)) {
                         t[0] = seconds(healed);
                     }
-                    if (Double.isNaN(t[1]) && reached(topics.committed(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS), eventsEnd)) {
+                    if (Double.isNaN(t[1]) && reached(topics.committed(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS), eventsEnd)) {
                         t[1] = seconds(healed);
                     }
                     return !Double.isNaN(t[0]) && !Double.isNaN(t[1]);
@@ -286,7 +286,7 @@ public final class FaultMatrix {
      * @return the exception to throw: the timeout, with the hanging transactions in its message when there are any
      */
     private static RuntimeException nameHangingTransactions(ClaimEvidence e, Stand stand, ConditionTimeoutException stuck) {
-        List<String> searched = new ArrayList<>(List.of(TopicNames.CUSTOMER_TOTALS, Pipeline.REPARTITION_TOPIC));
+        List<String> searched = new ArrayList<>(List.of(RunNames.CUSTOMER_TOTALS, Pipeline.REPARTITION_TOPIC));
         searched.addAll(Pipeline.CHANGELOG_TOPICS);
         List<HangingTransactions.Hanging> hanging;
         try {
@@ -315,14 +315,14 @@ public final class FaultMatrix {
         try {
             await("the sinks wrote everything").atMost(RECOVERY_WAIT).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
                     .failFast("the orders sink (group " + ORDERS_GROUP + ") ended", ordersRun::isDone)
-                    .until(() -> topics.caughtUp(dev.seams.sink.SinkOptions.DEFAULT_GROUP, TopicNames.CUSTOMER_TOTALS)
-                            && topics.caughtUp(ORDERS_GROUP, TopicNames.ORDERS_EVENTS));
+                    .until(() -> topics.caughtUp(RunNames.SINK_GROUP, RunNames.CUSTOMER_TOTALS)
+                            && topics.caughtUp(ORDERS_GROUP, RunNames.ORDERS_EVENTS));
         } catch (org.awaitility.core.TerminalFailureException ended) {
             String outcome = ordersRun.handle((summary, error) -> error == null ? "summary " + summary.line()
                     : String.valueOf(error instanceof java.util.concurrent.CompletionException && error.getCause() != null
                             ? error.getCause() : error)).join();
             throw new IllegalStateException("the orders sink (group " + ORDERS_GROUP + ") ended before it caught up with "
-                    + TopicNames.ORDERS_EVENTS + ": " + outcome, ended);
+                    + RunNames.ORDERS_EVENTS + ": " + outcome, ended);
         }
     }
 

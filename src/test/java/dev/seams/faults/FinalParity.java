@@ -6,6 +6,7 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
+import dev.seams.truth.RunNames;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,7 +20,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class FinalParity {
 
-    private static final String SINK_GROUP = "ds-sink";
+    private static final String SINK_GROUP = RunNames.SINK_GROUP;
     private static final String TWIN_SUM = "SELECT sum(cnt) FROM order_counts_raw";
 
     private FinalParity() {

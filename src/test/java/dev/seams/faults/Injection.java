@@ -5,14 +5,13 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.fixture.Pipeline;
-import dev.seams.sink.SinkOptions;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Futures;
 import dev.seams.truth.Pg;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
-import dev.seams.wire.TopicNames;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -91,7 +90,7 @@ public final class Injection implements AutoCloseable {
      */
     public static Injection open(Stand stand) {
         Injection injection = new Injection(stand);
-        injection.topics.resetGroup(SinkOptions.DEFAULT_GROUP, injection.topics.endOffsets(TopicNames.CUSTOMER_TOTALS));
+        injection.topics.resetGroup(RunNames.SINK_GROUP, injection.topics.endOffsets(RunNames.CUSTOMER_TOTALS));
         return injection;
     }
 
@@ -108,7 +107,7 @@ public final class Injection implements AutoCloseable {
     public RecordMetadata send(String topic, byte[] key, byte[] value, Headers headers) {
         RecordMetadata metadata = Futures.get(producer.send(new ProducerRecord<>(topic, null, key, value, headers)),
                 "cannot write to " + topic);
-        if (TopicNames.CUSTOMER_TOTALS.equals(topic)) {
+        if (RunNames.CUSTOMER_TOTALS.equals(topic)) {
             TopicPartition tp = new TopicPartition(topic, metadata.partition());
             touched.add(tp);
             totalsEnd.merge(tp, metadata.offset() + 1, Math::max);
@@ -172,7 +171,7 @@ public final class Injection implements AutoCloseable {
         }
         Pg pg = Pg.of(stand);
         Set<Long> customers = pg.truth().keySet();
-        long eventsBefore = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
+        long eventsBefore = topics.totalEndOffset(RunNames.ORDERS_EVENTS);
         try (Connection c = stand.pg(); Statement st = c.createStatement()) {
             st.executeUpdate("INSERT INTO orders (customer_id, amount) SELECT DISTINCT customer_id, " + SCRUB_AMOUNT
                     + " FROM orders");
@@ -220,7 +219,7 @@ public final class Injection implements AutoCloseable {
     /** Customers with a committed ds-streams snapshot after the injected records of their partition. */
     private Set<Long> freshCustomers() throws IOException {
         Set<Long> fresh = new HashSet<>();
-        for (ConsumerRecord<byte[], byte[]> r : since(TopicNames.CUSTOMER_TOTALS, totalsEnd)) {
+        for (ConsumerRecord<byte[], byte[]> r : since(RunNames.CUSTOMER_TOTALS, totalsEnd)) {
             TopicPartition tp = new TopicPartition(r.topic(), r.partition());
             if (r.offset() >= totalsEnd.getOrDefault(tp, 0L)) {
                 JsonNode v = JSON.readTree(r.value());

@@ -1,8 +1,8 @@
 package dev.seams.faults;
 
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -88,7 +88,7 @@ public final class OffsetSampler implements AutoCloseable {
     private void sample() {
         Map<Integer, Long> committed = new HashMap<>();
         try {
-            topics.committed(group, TopicNames.CUSTOMER_TOTALS).forEach((tp, o) -> committed.put(tp.partition(), o));
+            topics.committed(group, RunNames.CUSTOMER_TOTALS).forEach((tp, o) -> committed.put(tp.partition(), o));
         } catch (RuntimeException e) {
             return;   // the broker did not answer: nothing to judge
         }
@@ -114,7 +114,7 @@ public final class OffsetSampler implements AutoCloseable {
     public Result result() {
         close();
         Map<Integer, NavigableSet<Long>> data = new HashMap<>();
-        topics.readAll(TopicNames.CUSTOMER_TOTALS, "read_committed", r -> {
+        topics.readAll(RunNames.CUSTOMER_TOTALS, "read_committed", r -> {
             if (r.offset() >= from.getOrDefault(r.partition(), 0L)) {
                 data.computeIfAbsent(r.partition(), p -> new TreeSet<>()).add(r.offset());
             }

@@ -12,7 +12,7 @@ import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.truth.Futures;
-import dev.seams.wire.TopicNames;
+import dev.seams.truth.RunNames;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -62,7 +62,7 @@ public final class OffsetTwin implements AutoCloseable {
      */
     public static OffsetTwin start(StandContext s) {
         ClickHouseTarget tables = s.ch().scratch(DATABASE, "raw_totals", "customer_totals").withTimeout(CLICKHOUSE_TIMEOUT);
-        Map<TopicPartition, Long> end = s.topics().endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> end = s.topics().endOffsets(RunNames.CUSTOMER_TOTALS);
         s.topics().resetGroup(GROUP, end);
         Map<Integer, Long> from = new HashMap<>();
         end.forEach((tp, offset) -> from.put(tp.partition(), offset));
@@ -84,7 +84,7 @@ public final class OffsetTwin implements AutoCloseable {
      */
     public void record(ClaimEvidence e) {
         await("the offset twin wrote everything").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions().until(() -> s.topics().caughtUp(GROUP, TopicNames.CUSTOMER_TOTALS));
+                .ignoreExceptions().until(() -> s.topics().caughtUp(GROUP, RunNames.CUSTOMER_TOTALS));
         OffsetSampler.Result offsets = sampler.result();
         e.figure("twin_sink", stop().line());
         e.figure("twin_offset_samples_judged", offsets.judged());

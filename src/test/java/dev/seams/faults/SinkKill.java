@@ -4,11 +4,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seams.consumer.Batches;
 import dev.seams.sink.SinkCrash;
-import dev.seams.sink.SinkOptions;
 import dev.seams.stand.SinkContainer;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -68,7 +67,7 @@ public final class SinkKill implements Fault {
         int at = out.indexOf(prefix, mark);
         String line = out.substring(at, out.indexOf('\n', at) < 0 ? out.length() : out.indexOf('\n', at));
         int exit = sink.container().kill();
-        Map<TopicPartition, Long> committed = topics.committed(SinkOptions.DEFAULT_GROUP, TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> committed = topics.committed(RunNames.SINK_GROUP, RunNames.CUSTOMER_TOTALS);
         long beyond = rawRowsIn(unread(committed));
         String evidence = "exit code " + exit + "; " + beyond + " raw_totals rows beyond the committed offsets";
         boolean took = exit == Sigkill.EXIT;
@@ -91,7 +90,7 @@ public final class SinkKill implements Fault {
     static Map<Integer, Batches.OffsetRange> batchRanges(String line) {
         Map<Integer, Batches.OffsetRange> ranges = new TreeMap<>();
         Batches.parsePosition(line).forEach((tp, range) -> {
-            if (tp.topic().equals(TopicNames.CUSTOMER_TOTALS)) {
+            if (tp.topic().equals(RunNames.CUSTOMER_TOTALS)) {
                 ranges.put(tp.partition(), range);
             }
         });
@@ -113,7 +112,7 @@ public final class SinkKill implements Fault {
                                                               Map<TopicPartition, Long> committed) {
         Map<Integer, Batches.OffsetRange> ranges = new TreeMap<>();
         batch.forEach((partition, range) -> ranges.put(partition, new Batches.OffsetRange(
-                Math.max(range.first(), committed.getOrDefault(new TopicPartition(TopicNames.CUSTOMER_TOTALS, partition), 0L)),
+                Math.max(range.first(), committed.getOrDefault(new TopicPartition(RunNames.CUSTOMER_TOTALS, partition), 0L)),
                 range.last())));
         return ranges;
     }

@@ -15,8 +15,8 @@ import dev.seams.truth.OrderEvents.Event;
 import dev.seams.truth.OrderEvents;
 import dev.seams.truth.Pg;
 import dev.seams.truth.ReplicationSlots;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -108,7 +108,7 @@ public final class SnapshotFault {
         int n = e.figure("orders_in_snapshot", ids.size());
         e.figure("orders_in_pg", pgOrders.size());
         e.figure("snapshot_filter", "order_id >= " + firstId);
-        Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> start = topics.endOffsets(RunNames.ORDERS_EVENTS);
         String suffix = Long.toString(System.currentTimeMillis(), 36);
         String name = "seams-snapshot-" + suffix;
         String slot = "seams_snapshot_" + suffix;
@@ -120,15 +120,15 @@ public final class SnapshotFault {
         RuntimeException failed = null;
         try {
             await("snapshot in progress").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(50))
-                    .until(() -> topics.totalEndOffset(TopicNames.ORDERS_EVENTS) - sum(start) >= n / 3);
+                    .until(() -> topics.totalEndOffset(RunNames.ORDERS_EVENTS) - sum(start) >= n / 3);
             try {
                 proof = fault.inject();
-                atFault = topics.endOffsets(TopicNames.ORDERS_EVENTS);
+                atFault = topics.endOffsets(RunNames.ORDERS_EVENTS);
                 recordsAtFault = e.figure("snapshot_records_at_fault", sum(atFault) - sum(start));
                 if (!fault.hold().isZero()) {
                     fault.holdOn();
                     // what Connect still held (Debezium's queue, the producer, the driver's fetch) drains while held
-                    whileHeld = e.figure("snapshot_records_while_held", topics.totalEndOffset(TopicNames.ORDERS_EVENTS) - sum(atFault));
+                    whileHeld = e.figure("snapshot_records_while_held", topics.totalEndOffset(RunNames.ORDERS_EVENTS) - sum(atFault));
                 }
             } finally {
                 fault.heal();   // whatever happened: the rest of the tier needs the target back
@@ -158,7 +158,7 @@ public final class SnapshotFault {
         } finally {
             cleanUp(failed, () -> {
                 if (!connect.isRunning()) {
-                    connect.restart(Stand.CONNECTOR);
+                    connect.restart(RunNames.CONNECTOR);
                 }
             });
             cleanUp(failed, () -> connect.delete(name));
@@ -194,7 +194,7 @@ public final class SnapshotFault {
         Set<Long> readBefore = new HashSet<>();
         Set<Long> readAfter = new HashSet<>();
         for (Event ev : OrderEvents.read(topics, Map.of())) {
-            TopicPartition tp = new TopicPartition(TopicNames.ORDERS_EVENTS, ev.partition());
+            TopicPartition tp = new TopicPartition(RunNames.ORDERS_EVENTS, ev.partition());
             if (ev.offset() < run.start().get(tp)) {
                 if (ev.carriesOrder()) {
                     history.add(ev.orderId());
@@ -244,7 +244,7 @@ public final class SnapshotFault {
     private static Map<String, String> connector(Stand stand, String slot, long firstId, Pace pace) {
         Map<String, String> config = ConnectorTwin.of(stand.connectorConfig(), slot);
         config.put("snapshot.mode", "initial");
-        config.put("transforms.route.replacement", TopicNames.ORDERS_EVENTS);
+        config.put("transforms.route.replacement", RunNames.ORDERS_EVENTS);
         config.put("snapshot.select.statement.overrides", "public.orders");
         config.put("snapshot.select.statement.overrides.public.orders", "SELECT * FROM public.orders WHERE order_id >= " + firstId);
         config.put("max.batch.size", Integer.toString(pace.batch()));
@@ -259,7 +259,7 @@ public final class SnapshotFault {
         AtomicLong last = new AtomicLong(-1);
         AtomicLong since = new AtomicLong(System.nanoTime());
         await("orders.events quiet").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(250)).until(() -> {
-            long now = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
+            long now = topics.totalEndOffset(RunNames.ORDERS_EVENTS);
             if (last.getAndSet(now) != now) {
                 since.set(System.nanoTime());
             }

@@ -1,9 +1,9 @@
 package dev.seams.faults;
 
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.wire.CustomerTotals;
-import dev.seams.wire.TopicNames;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -57,7 +57,7 @@ public final class SnapshotLedger implements AutoCloseable {
         Set<String> stored = new HashSet<>();
         ch.rows("SELECT customer_id, version FROM " + TABLE).forEach(r -> stored.add(r.get(0) + "/" + r.get(1)));
         List<String> missing = new ArrayList<>();
-        topics.readFrom(TopicNames.CUSTOMER_TOTALS, "read_committed", from, r -> {
+        topics.readFrom(RunNames.CUSTOMER_TOTALS, "read_committed", from, r -> {
             if (r.value() == null) {
                 return;
             }

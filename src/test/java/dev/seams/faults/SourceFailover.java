@@ -8,7 +8,7 @@ import dev.seams.stand.ContainerControl;
 import dev.seams.stand.JvmContainer;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ReplicationSlots;
-import dev.seams.wire.TopicNames;
+import dev.seams.truth.RunNames;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -211,7 +211,7 @@ public final class SourceFailover implements Fault, AutoCloseable {
      */
     @Override
     public Proof inject() {
-        Map<org.apache.kafka.common.TopicPartition, Long> eventsAtKill = stand.topics().endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<org.apache.kafka.common.TopicPartition, Long> eventsAtKill = stand.topics().endOffsets(RunNames.ORDERS_EVENTS);
         killedAt = System.nanoTime();
         int exit = primary.kill();
         boolean promoted;
@@ -241,11 +241,11 @@ public final class SourceFailover implements Fault, AutoCloseable {
         // network alias moved by docker network disconnect/connect loses the container's published port here)
         Map<String, String> config = new LinkedHashMap<>(stand.connectorConfig());
         config.put("database.hostname", STANDBY_HOST);
-        new ConnectWorker(stand.connect()).putConfig(Stand.CONNECTOR, config, Duration.ofMinutes(1));
+        new ConnectWorker(stand.connect()).putConfig(RunNames.CONNECTOR, config, Duration.ofMinutes(1));
         long eventsBefore = eventsAtKill.values().stream().mapToLong(Long::longValue).sum();
         CompletableFuture<Double> firstEvent = CompletableFuture.supplyAsync(() -> {
             await("an event in orders.events after the failover").atMost(WAIT).pollInterval(Duration.ofMillis(200))
-                    .until(() -> stand.topics().endOffsets(TopicNames.ORDERS_EVENTS).values().stream().mapToLong(Long::longValue).sum() > eventsBefore);
+                    .until(() -> stand.topics().endOffsets(RunNames.ORDERS_EVENTS).values().stream().mapToLong(Long::longValue).sum() > eventsBefore);
             return seconds(killedAt);
         });
         String evidence = "primary exit code " + exit + "; standby " + (promoted && !inRecovery ? "promoted (pg_is_in_recovery false)"
@@ -277,7 +277,7 @@ public final class SourceFailover implements Fault, AutoCloseable {
                     .until(() -> {
                         ConnectWorker.TaskStatus task;
                         try {
-                            task = connect.taskStatus(Stand.CONNECTOR);
+                            task = connect.taskStatus(RunNames.CONNECTOR);
                         } catch (RuntimeException e) {
                             seen[0] = "Connect's status: " + e;
                             return false;
@@ -293,7 +293,7 @@ public final class SourceFailover implements Fault, AutoCloseable {
                                 + ", walsender on " + slot + ": " + walsender;
                         if ("FAILED".equals(task.state())) {
                             taskRestarted = true;
-                            connect.restartFailed(Stand.CONNECTOR);
+                            connect.restartFailed(RunNames.CONNECTOR);
                             return false;
                         }
                         return "RUNNING".equals(task.state()) && walsender;
@@ -306,8 +306,8 @@ public final class SourceFailover implements Fault, AutoCloseable {
             String offsets;
             String slotsNow;
             try {
-                trace = connect.taskStatus(Stand.CONNECTOR).trace();
-                offsets = connect.get("/connectors/" + Stand.CONNECTOR + "/offsets").toString();
+                trace = connect.taskStatus(RunNames.CONNECTOR).trace();
+                offsets = connect.get("/connectors/" + RunNames.CONNECTOR + "/offsets").toString();
                 slotsNow = single(stand, "SELECT string_agg(slot_name || ' confirmed_flush_lsn=' || confirmed_flush_lsn || ' restart_lsn=' "
                         + "|| restart_lsn || ' synced=' || synced || ' failover=' || failover, '; ') FROM pg_replication_slots")
                         + "; current " + single(stand, "SELECT pg_current_wal_lsn()::text || ' timeline ' || timeline_id FROM pg_control_checkpoint()");

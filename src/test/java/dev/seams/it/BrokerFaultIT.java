@@ -8,8 +8,8 @@ import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,7 +37,7 @@ class BrokerFaultIT {
         SinkContainer sink = sinks.start(s.stand(), null);
         Topics topics = s.topics();
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("broker-kill", ContainerFaults.kill("broker-kill", s.stand().control("kafka"),
-                () -> !topics.endOffsets(TopicNames.CUSTOMER_TOTALS).isEmpty()), 5301, sink::output));
+                () -> !topics.endOffsets(RunNames.CUSTOMER_TOTALS).isEmpty()), 5301, sink::output));
         OpenTransactions.checkEnded(e, s.stand());
         e.figure("streams_alive_after", s.stand().streams().isAlive());
     }

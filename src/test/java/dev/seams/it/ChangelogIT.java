@@ -9,9 +9,9 @@ import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Pg;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;
@@ -41,7 +41,7 @@ class ChangelogIT {
         e.figure("orders_seeded", s.pg().seed(51, 5, 1).size());
         e.figure("ds_streams_before_the_sink", s.drain().toString());   // parity is this claim's own check, below
         ch.truncate("raw_totals", "customer_totals");
-        long changelog = s.topics().committedRecordCount(TopicNames.CUSTOMER_TOTALS);
+        long changelog = s.topics().committedRecordCount(RunNames.CUSTOMER_TOTALS);
 
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
 
@@ -108,13 +108,13 @@ class ChangelogIT {
         s.settle();
         ch.truncate("raw_totals", "customer_totals");
         s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
-        Map<TopicPartition, Long> before = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> before = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
         long rawBefore = ch.scalar(RAW_COUNT);
 
         int k = e.figure("orders_seeded", s.pg().seed(20, 5, 7).size());
         s.settle();
         AtomicLong newRecords = new AtomicLong();
-        topics.readFrom(TopicNames.CUSTOMER_TOTALS, "read_committed", before, r -> newRecords.incrementAndGet());
+        topics.readFrom(RunNames.CUSTOMER_TOTALS, "read_committed", before, r -> newRecords.incrementAndGet());
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o);
 
         e.figure("summary", run.line());
@@ -137,7 +137,7 @@ class ChangelogIT {
         String finalRows = "SELECT customer_id, orders, toString(total), version FROM customer_totals FINAL ORDER BY customer_id";
         List<List<String>> finalBefore = ch.rows(finalRows);
         long rawBefore = ch.scalar(RAW_COUNT);
-        long topicRecords = s.topics().committedRecordCount(TopicNames.CUSTOMER_TOTALS);
+        long topicRecords = s.topics().committedRecordCount(RunNames.CUSTOMER_TOTALS);
 
         SinkSummary replay = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
         List<List<String>> finalAfter = ch.rows(finalRows);

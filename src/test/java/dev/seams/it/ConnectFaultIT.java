@@ -14,13 +14,12 @@ import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.ConnectWorker;
-import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.OrderEvents.Event;
 import dev.seams.truth.OrderEvents;
 import dev.seams.truth.Pg;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -67,7 +66,7 @@ class ConnectFaultIT {
     void connectRunsAgain() {
         ConnectWorker connect = new ConnectWorker(StandContext.running().connect());
         if (!connect.isRunning()) {
-            connect.restart(Stand.CONNECTOR);
+            connect.restart(RunNames.CONNECTOR);
         }
     }
 
@@ -81,7 +80,7 @@ class ConnectFaultIT {
     void b3ConnectKilledUnderLoad(ClaimEvidence e, StandContext s) {
         Topics topics = s.topics();
         s.settle();
-        Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> start = topics.endOffsets(RunNames.ORDERS_EVENTS);
         Set<Long> seeded = ConcurrentHashMap.newKeySet();
         List<Shot<ConnectKill>> kills = loadWithKills(s, seeded);
         e.figure("orders_loaded", seeded.size());
@@ -89,7 +88,7 @@ class ConnectFaultIT {
                 .until(() -> new HashSet<>(OrderEvents.orderIds(OrderEvents.read(topics, start))).containsAll(seeded));
         // from the load's start: a re-sent event repeats one of the load's (its LSN is in its bytes), never an older one
         List<Event> all = OrderEvents.read(topics, start);
-        Map<TopicPartition, Long> end = topics.endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> end = topics.endOffsets(RunNames.ORDERS_EVENTS);
 
         for (int i = 0; i < kills.size(); i++) {
             Shot<ConnectKill> shot = kills.get(i);
@@ -155,19 +154,19 @@ class ConnectFaultIT {
                         allowed.set(done.get());   // the load holds still until the kill
                         // kill right after Debezium wrote new events: they are not yet in its flushed offsets (flushed every
                         // 5 s), so the restarted worker re-sends them; a kill in a quiet moment after a flush has nothing to re-send
-                        long written = sum(s.topics().endOffsets(TopicNames.ORDERS_EVENTS));
+                        long written = sum(s.topics().endOffsets(RunNames.ORDERS_EVENTS));
                         await("Debezium writing events").atMost(Duration.ofSeconds(30)).pollDelay(Duration.ZERO)
-                                .pollInterval(Duration.ofMillis(50)).until(() -> sum(s.topics().endOffsets(TopicNames.ORDERS_EVENTS)) > written);
+                                .pollInterval(Duration.ofMillis(50)).until(() -> sum(s.topics().endOffsets(RunNames.ORDERS_EVENTS)) > written);
                         int inPg = seeded.size();
                         Fault.Proof killed = kill.inject();
-                        Map<TopicPartition, Long> endAtKill = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
+                        Map<TopicPartition, Long> endAtKill = s.topics().endOffsets(RunNames.ORDERS_EVENTS);
                         allowed.set(batchBefore(target));   // orders go on arriving while the worker is down, short of the next point
                         kill.heal();
                         // the task reports RUNNING seconds before Debezium streams again: the next kill waits for its
                         // first event, or it hits a worker that has nothing to re-send yet (redelivered 0: UNVERIFIED)
                         long before = sum(endAtKill);
                         await("Debezium streaming again after the kill").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
-                                .until(() -> sum(s.topics().endOffsets(TopicNames.ORDERS_EVENTS)) > before);
+                                .until(() -> sum(s.topics().endOffsets(RunNames.ORDERS_EVENTS)) > before);
                         allowed.set(BATCHES);
                         return new ConnectKill(inPg, endAtKill, killed);
                     });
@@ -199,7 +198,7 @@ class ConnectFaultIT {
     private static Fault connectKill(StandContext s) {
         ConnectWorker connect = new ConnectWorker(s.stand().connect());
         return ContainerFaults.kill("connect-kill", s.stand().control("connect"),
-                () -> "RUNNING".equals(connect.taskStatus(Stand.CONNECTOR).state()));
+                () -> "RUNNING".equals(connect.taskStatus(RunNames.CONNECTOR).state()));
     }
 
     /**
@@ -221,7 +220,7 @@ class ConnectFaultIT {
     }
 
     private static TopicPartition tp(int partition) {
-        return new TopicPartition(TopicNames.ORDERS_EVENTS, partition);
+        return new TopicPartition(RunNames.ORDERS_EVENTS, partition);
     }
 
     private static long sum(Map<TopicPartition, Long> offsets) {

@@ -4,10 +4,10 @@ import dev.seams.fixture.StandContext;
 import dev.seams.sinks.SinkTrait;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
 import dev.seams.wire.DeadLetters;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -79,7 +79,7 @@ final class DeadLetterEvidence {
             }
             s.settle();
             s.ch().truncate("raw_totals", "customer_totals");
-            return new SinkSide(s.stand(), s.topics(), s.ch(), s.topics().endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ));
+            return new SinkSide(s.stand(), s.topics(), s.ch(), s.topics().endOffsets(RunNames.CUSTOMER_TOTALS_DLQ));
         }
     }
 

@@ -12,9 +12,9 @@ import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.sinks.SinkTrait;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -57,9 +57,9 @@ class DedupIT {
         Topics topics = s.topics();
         s.settle();
         ch.truncate("order_counts_raw", "order_dedup");
-        Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> start = topics.endOffsets(RunNames.ORDERS_EVENTS);
         long eventsBefore = start.values().stream().mapToLong(Long::longValue).sum();
-        topics.resetGroup("ds-sink", start);
+        topics.resetGroup(RunNames.SINK_GROUP, start);
 
         List<OrderSeeder.Order> seeded = s.pg().seed(n, 5, 300 + n);
         Pipeline.awaitOrdersEvents(s.stand(), eventsBefore + n);
@@ -72,7 +72,7 @@ class DedupIT {
         long physicalFirst = ch.scalar(DEDUP_PHYSICAL_COUNT);
         Reconciliation firstRead = Reconciliation.orders(truth, Reconciliation.orderRows(ch, Reconciliation.ORDER_DEDUP_FINAL));
 
-        topics.resetGroup("ds-sink", start);   // replay: the same events again
+        topics.resetGroup(RunNames.SINK_GROUP, start);   // replay: the same events again
         SinkSummary replay = s.sink(SinkMode.DEDUP_DEMO, o -> o);
         long sumCnt = ch.scalar(SUM_CNT);
         long physical = ch.scalar(DEDUP_PHYSICAL_COUNT);

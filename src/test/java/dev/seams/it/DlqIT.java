@@ -26,14 +26,13 @@ import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.FaultNotObservedException;
 import dev.seams.sink.SinkMode;
-import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.sinks.SinkUnderTest;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Totals;
 import dev.seams.wire.DeadLetters;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -129,20 +128,20 @@ class DlqIT {
         SinkSide side = SinkSide.settle(s);
         Instant started = Instant.now();
         try (Injection injection = Injection.open(side.stand())) {
-            Map<TopicPartition, Long> totalsMark = side.topics().endOffsets(TopicNames.CUSTOMER_TOTALS);
+            Map<TopicPartition, Long> totalsMark = side.topics().endOffsets(RunNames.CUSTOMER_TOTALS);
             Totals goodTotals = s.pg().truth().get(CUSTOMER);
             List<Routed> routed = new ArrayList<>();
             for (Payload p : payloads()) {
-                RecordMetadata bad = injection.send(TopicNames.CUSTOMER_TOTALS, Long.toString(CUSTOMER), p.value(), originalHeaders(p.name()));
-                RecordMetadata good = injection.send(TopicNames.CUSTOMER_TOTALS, Long.toString(CUSTOMER),
+                RecordMetadata bad = injection.send(RunNames.CUSTOMER_TOTALS, Long.toString(CUSTOMER), p.value(), originalHeaders(p.name()));
+                RecordMetadata good = injection.send(RunNames.CUSTOMER_TOTALS, Long.toString(CUSTOMER),
                         injection.snapshot(CUSTOMER, goodTotals), null);
                 routed.add(new Routed(p, bad, good));
             }
 
             SinkCli run = SinkCli.run(side.stand(), SinkMode.TOTALS, "--until-caught-up");
 
-            long written = injection.since(TopicNames.CUSTOMER_TOTALS, totalsMark).size();
-            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(TopicNames.CUSTOMER_TOTALS_DLQ, side.dlqMark());
+            long written = injection.since(RunNames.CUSTOMER_TOTALS, totalsMark).size();
+            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(RunNames.CUSTOMER_TOTALS_DLQ, side.dlqMark());
             List<String> raw = rawRows(side.ch());
             Instant ended = Instant.now();
             SinkSummary summary = run.summary();
@@ -183,7 +182,7 @@ class DlqIT {
         e.check("insert_errors", run.summary().insertErrors()).isZero("failed ClickHouse inserts of that run");
         e.check("dlq_errors", run.summary().dlqErrors()).isZero("failed dead-letter writes of that run");
         e.check("dlq_origin", header(letter, DeadLetters.ORIGIN_TOPIC) + "-" + originOf(letter))
-                .isEqualTo(TopicNames.CUSTOMER_TOTALS + "-" + at(r.bad()), "dlq-origin-topic/partition/offset name the bad record");
+                .isEqualTo(RunNames.CUSTOMER_TOTALS + "-" + at(r.bad()), "dlq-origin-topic/partition/offset name the bad record");
         e.check("dlq_reason", header(letter, DeadLetters.REASON)).isEqualTo(r.payload().expectedReason(), "dlq-reason, exact");
         e.figure("dlq_failed_at", header(letter, DeadLetters.FAILED_AT));
         e.check("dlq_failed_at_during_run", failedAtWithin(letter, from, to))
@@ -210,22 +209,22 @@ class DlqIT {
     void g11NegativeControl(ClaimEvidence e, StandContext s) {
         SinkSide side = SinkSide.settle(s);
         try (Injection injection = Injection.open(side.stand())) {
-            Map<TopicPartition, Long> start = side.topics().endOffsets(TopicNames.CUSTOMER_TOTALS);
+            Map<TopicPartition, Long> start = side.topics().endOffsets(RunNames.CUSTOMER_TOTALS);
             Totals good = s.pg().truth().get(CUSTOMER);
             Totals falseZero = new Totals(0, BigDecimal.ZERO);
-            injection.send(TopicNames.CUSTOMER_TOTALS, Long.toString(CUSTOMER), injection.snapshot(CUSTOMER, good), null);
-            RecordMetadata bad = injection.send(TopicNames.CUSTOMER_TOTALS, Long.toString(CUSTOMER), utf8("{\"customer_id\":1}"),
+            injection.send(RunNames.CUSTOMER_TOTALS, Long.toString(CUSTOMER), injection.snapshot(CUSTOMER, good), null);
+            RecordMetadata bad = injection.send(RunNames.CUSTOMER_TOTALS, Long.toString(CUSTOMER), utf8("{\"customer_id\":1}"),
                     originalHeaders("negative-control"));
 
             SinkSummary twin = s.twinSink(SinkMode.TOTALS, o -> o.withValidation(false));
             Totals twinFinal = side.ch().finalTotals().get(CUSTOMER);
-            long twinDlq = injection.since(TopicNames.CUSTOMER_TOTALS_DLQ, side.dlqMark()).size();
+            long twinDlq = injection.since(RunNames.CUSTOMER_TOTALS_DLQ, side.dlqMark()).size();
 
             side.ch().truncate("raw_totals", "customer_totals");
-            side.topics().resetGroup(SinkOptions.DEFAULT_GROUP, start);
+            side.topics().resetGroup(RunNames.SINK_GROUP, start);
             SinkSummary guarded = s.sink(SinkMode.TOTALS, o -> o);
             Totals guardedFinal = side.ch().finalTotals().get(CUSTOMER);
-            List<ConsumerRecord<byte[], byte[]>> guardedLetters = injection.since(TopicNames.CUSTOMER_TOTALS_DLQ, side.dlqMark());
+            List<ConsumerRecord<byte[], byte[]>> guardedLetters = injection.since(RunNames.CUSTOMER_TOTALS_DLQ, side.dlqMark());
 
             e.figure("good_record", good.toString());
             e.figure("bad_offset", at(bad));
@@ -262,13 +261,13 @@ class DlqIT {
         String tiny = "customer.totals.dlq.tiny";
         createTopic(side.stand(), new NewTopic(tiny, 1, side.stand().replicationFactor()).configs(Map.of("max.message.bytes", "64")));
         try (Injection injection = Injection.open(side.stand())) {
-            Map<TopicPartition, Long> start = side.topics().endOffsets(TopicNames.CUSTOMER_TOTALS);
+            Map<TopicPartition, Long> start = side.topics().endOffsets(RunNames.CUSTOMER_TOTALS);
             Totals goodTotals = s.pg().truth().get(CUSTOMER);
-            RecordMetadata bad = injection.send(TopicNames.CUSTOMER_TOTALS, Long.toString(CUSTOMER),
+            RecordMetadata bad = injection.send(RunNames.CUSTOMER_TOTALS, Long.toString(CUSTOMER),
                     utf8("{\"customer_id\":1}"), originalHeaders("dlq-write-fails"));
-            RecordMetadata good = injection.send(TopicNames.CUSTOMER_TOTALS, Long.toString(CUSTOMER),
+            RecordMetadata good = injection.send(RunNames.CUSTOMER_TOTALS, Long.toString(CUSTOMER),
                     injection.snapshot(CUSTOMER, goodTotals), null);
-            TopicPartition tp = new TopicPartition(TopicNames.CUSTOMER_TOTALS, bad.partition());
+            TopicPartition tp = new TopicPartition(RunNames.CUSTOMER_TOTALS, bad.partition());
 
             SinkCli failing = SinkCli.run(side.stand(), SinkMode.TOTALS, "--for", "12s", "--dlq-topic", tiny);
             long committedAfterFailure = committedOffset(side.stand(), tp);
@@ -282,7 +281,7 @@ class DlqIT {
 
             SinkCli recovery = SinkCli.run(side.stand(), SinkMode.TOTALS, "--until-caught-up");
             long committedAfterRecovery = committedOffset(side.stand(), tp);
-            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(TopicNames.CUSTOMER_TOTALS_DLQ, side.dlqMark());
+            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(RunNames.CUSTOMER_TOTALS_DLQ, side.dlqMark());
             ConsumerRecord<byte[], byte[]> letter = letterOf(letters, bad);
             List<String> raw = rawRows(side.ch());
             String goodRow = rawRow(CUSTOMER, goodTotals, good);
@@ -322,14 +321,14 @@ class DlqIT {
     /** @return ds-sink's committed offset of the partition, -1 if none */
     private static long committedOffset(Stand stand, TopicPartition tp) {
         try {
-            OffsetAndMetadata om = stand.admin().listConsumerGroupOffsets(SinkOptions.DEFAULT_GROUP)
+            OffsetAndMetadata om = stand.admin().listConsumerGroupOffsets(RunNames.SINK_GROUP)
                     .partitionsToOffsetAndMetadata().get().get(tp);
             return om == null ? -1 : om.offset();
         } catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(ex);
         } catch (java.util.concurrent.ExecutionException ex) {
-            throw new IllegalStateException("cannot read the offsets of " + SinkOptions.DEFAULT_GROUP, ex);
+            throw new IllegalStateException("cannot read the offsets of " + RunNames.SINK_GROUP, ex);
         }
     }
 

@@ -15,8 +15,8 @@ import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Totals;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -96,7 +96,7 @@ class FreshnessIT {
         s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
         Reconciliation before = Reconciliation.customerTotalsFinal(stand);
         assertThat(before.matches()).as("before the load, FINAL vs PG (the base of every latency): %s", before.describe()).isTrue();
-        return s.topics().endOffsets(TopicNames.CUSTOMER_TOTALS);
+        return s.topics().endOffsets(RunNames.CUSTOMER_TOTALS);
     }
 
     /**
@@ -120,8 +120,8 @@ class FreshnessIT {
         try (Connection connection = stand.pg()) {
             Future<SinkSummary> sink = sinkThread.submit(() -> s.sink(SinkMode.TOTALS, o -> o.withRunFor(SINK_RUN)));
             await("ds-sink has its partitions").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> stand.admin().describeConsumerGroups(List.of(SinkOptions.DEFAULT_GROUP)).all().get()
-                            .get(SinkOptions.DEFAULT_GROUP).members().stream().anyMatch(m -> !m.assignment().topicPartitions().isEmpty()));
+                    .until(() -> stand.admin().describeConsumerGroups(List.of(RunNames.SINK_GROUP)).all().get()
+                            .get(RunNames.SINK_GROUP).members().stream().anyMatch(m -> !m.assignment().topicPartitions().isEmpty()));
             long loadStart = System.nanoTime();
             loader.scheduleAtFixedRate(() -> {
                 int i = sent.get();
@@ -159,7 +159,7 @@ class FreshnessIT {
                                Map<TopicPartition, Long> changelogMark) {
         SinkSummary summary = measured.summary();
         double loadSeconds = measured.loadSeconds();
-        long changelogOfTheLoad = s.topics().recordsSince(TopicNames.CUSTOMER_TOTALS, "read_committed", changelogMark).size();
+        long changelogOfTheLoad = s.topics().recordsSince(RunNames.CUSTOMER_TOTALS, "read_committed", changelogMark).size();
         long committedInPg = visibility.orderIds().stream().filter(s.pg().orders()::containsKey).count();
 
         double[] latencies = visibility.latenciesMs();

@@ -17,7 +17,7 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.InboxProcess.Run;
 import dev.seams.stand.InboxProcess;
 import dev.seams.stand.Stand;
-import dev.seams.wire.TopicNames;
+import dev.seams.truth.RunNames;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -319,7 +319,7 @@ class InboxIT {
     private static synchronized OrderChanges load(StandContext s, ClaimEvidence e) {
         if (load == null) {
             Stand stand = s.stand();
-            Map<TopicPartition, Long> start = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
+            Map<TopicPartition, Long> start = s.topics().endOffsets(RunNames.ORDERS_EVENTS);
             long watermark = OrderChanges.orderIdWatermark(stand);
             OrderLoad.Applied applied = OrderLoad.plan(LOAD_CHANGES, CUSTOMERS, LOAD_SEED, OrderLoad.Mix.REAL)
                     .apply(stand, LOAD_BATCH, done -> { });

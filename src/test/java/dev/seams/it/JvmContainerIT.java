@@ -14,9 +14,9 @@ import dev.seams.stand.Images;
 import dev.seams.stand.JvmContainer;
 import dev.seams.stand.Stand;
 import dev.seams.truth.Pg;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.StreamsLogs;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,9 +89,9 @@ class JvmContainerIT {
                 .running("dev.seams.cli.StreamsCommand", List.of("--bootstrap-servers", stand.kafkaOnNetwork(), "--state-dir", stateDir.toString()));
         measured.put("jre_image", jre.asCanonicalNameString());
         measured.put("first_start_to_running_s", startAndTime());
-        long totalsBefore = topics.totalEndOffset(TopicNames.CUSTOMER_TOTALS);
+        long totalsBefore = topics.totalEndOffset(RunNames.CUSTOMER_TOTALS);
         settleAfterSeeding();
-        long totalsAfter = topics.totalEndOffset(TopicNames.CUSTOMER_TOTALS);
+        long totalsAfter = topics.totalEndOffset(RunNames.CUSTOMER_TOTALS);
         measured.put("customer_totals_end_offset_advance", totalsAfter - totalsBefore);
         assertTrue(totalsAfter > totalsBefore, "customer.totals advanced: " + totalsBefore + " -> " + totalsAfter);
 
@@ -148,7 +148,7 @@ class JvmContainerIT {
         long lag = seedAndAwaitLag();
         await("ds-streams stays alive and behind for 30 s without the network (B5's cut)").during(CUT)
                 .atMost(CUT.multipliedBy(3)).pollInterval(Duration.ofSeconds(1))
-                .until(() -> streams.isAlive() && topics.lag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS) >= BATCH);
+                .until(() -> streams.isAlive() && topics.lag(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS) >= BATCH);
         measured.put("lag_during_cut", lag);
         measured.put("cut_seconds", seconds(cut));
         streams.reconnect();
@@ -156,7 +156,7 @@ class JvmContainerIT {
         assertTrue(streams.isConnected(), "the container is back on the stand's network");
         measured.put("ip_after_reconnect", streams.networkAddress().orElse("none"));
         await("ds-streams lag 0 after reconnect").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500))
-                .until(() -> topics.lag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS) == 0);
+                .until(() -> topics.lag(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS) == 0);
         measured.put("reconnect_to_lag0_s", seconds(healed));
         Pipeline.awaitStreamsMatchesPg(stand);
         String during = streams.output().substring(logAtCut);
@@ -202,10 +202,10 @@ class JvmContainerIT {
 
     /** Seeds {@value #BATCH} orders, waits until Debezium published them; @return ds-streams' lag then. */
     private long seedAndAwaitLag() {
-        long end = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
+        long end = topics.totalEndOffset(RunNames.ORDERS_EVENTS);
         Pg.of(stand).seed(BATCH, 5, seed++);
         Pipeline.awaitOrdersEvents(stand, end + BATCH);
-        return topics.lag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS);
+        return topics.lag(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS);
     }
 
     private static double seconds(long startNanos) {

@@ -15,16 +15,15 @@ import dev.seams.project.Project;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.SinkMode;
-import dev.seams.sink.SinkOptions;
 import dev.seams.sinks.SinkUnderTest;
 import dev.seams.stand.Brokers;
 import dev.seams.stand.JvmProcess;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StreamsProcess;
 import dev.seams.truth.Groups;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.StreamsLogs;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,7 +62,7 @@ final class KillRecovery {
     static final double KILL_AT = 0.5;
     /** The sink's static membership id in the static run. */
     static final String SINK_INSTANCE_ID = "ds-sink-b9";
-    static final String SINK_GROUP = SinkOptions.DEFAULT_GROUP;
+    static final String SINK_GROUP = RunNames.SINK_GROUP;
     static final double STATIC_MAX_SECONDS = 10;
     static final double MIN_SPEEDUP = 3;
 
@@ -143,20 +142,20 @@ final class KillRecovery {
             throw new IllegalStateException("before the load, customer_totals FINAL differs from PG: " + before.describe());
         }
 
-        long eventsBefore = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
-        long committedBefore = sum(topics.committed(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS));
+        long eventsBefore = topics.totalEndOffset(RunNames.ORDERS_EVENTS);
+        long committedBefore = sum(topics.committed(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS));
         OrderLoad load = OrderLoad.plan(LOAD, CUSTOMERS, LOAD_SEED, OrderLoad.Mix.REAL);
         LoadDriver driver = LoadDriver.start(stand, load, LOAD_BATCH, RATE_TO_KILL);
         List<String> streamsMembers = groups.look(Pipeline.STREAMS_GROUP).memberIds();
         List<String> sinkMembers = groups.look(SINK_GROUP).memberIds();
         Brokers.LogMark brokerLogMark = stand.kafka().mark();
         long[] restartNanos = new long[1];
-        DoubleSupplier progress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)) - committedBefore)
+        DoubleSupplier progress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS)) - committedBefore)
                 / (double) load.size();
         Shot<Kill> shot = FaultSchedule.atProgress(progress, KILL_AT).within(Duration.ofMinutes(2)).run(target -> {
                     double at = progress.getAsDouble();
-                    long inputLag = topics.lag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS);
-                    long sinkLag = topics.lag(SINK_GROUP, TopicNames.CUSTOMER_TOTALS);
+                    long inputLag = topics.lag(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS);
+                    long sinkLag = topics.lag(SINK_GROUP, RunNames.CUSTOMER_TOTALS);
                     ProcessKill streamsKill = ProcessKill.streamsRelaunched(streams);
                     ProcessKill sinkKill = ProcessKill.jvm("sink-kill", sink);
                     streamsKill.inject();
@@ -179,10 +178,10 @@ final class KillRecovery {
                     double now = (roundStart - restartNanos[0]) / 1e9;
                     firstTime(t, 0, now, () -> groups.look(Pipeline.STREAMS_GROUP).heldByNewMember(streamsMembers));
                     firstTime(t, 1, now, () -> groups.look(SINK_GROUP).heldByNewMember(sinkMembers));
-                    firstTime(t, 2, now, () -> topics.totalEndOffset(TopicNames.ORDERS_EVENTS) >= eventsBefore + applied.changes()
-                            && topics.caughtUp(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)
+                    firstTime(t, 2, now, () -> topics.totalEndOffset(RunNames.ORDERS_EVENTS) >= eventsBefore + applied.changes()
+                            && topics.caughtUp(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS)
                             && topics.caughtUp(Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC));
-                    firstTime(t, 3, now, () -> !Double.isNaN(t[2]) && topics.caughtUp(SINK_GROUP, TopicNames.CUSTOMER_TOTALS));
+                    firstTime(t, 3, now, () -> !Double.isNaN(t[2]) && topics.caughtUp(SINK_GROUP, RunNames.CUSTOMER_TOTALS));
                     firstTime(t, 4, now, () -> !Double.isNaN(t[2]) && Reconciliation.customerTotalsFinal(stand).matches());
                     firstTime(t, 5, now, () -> streams.logText().contains(StreamsProcess.STARTING));
                     firstTime(t, 6, now, () -> streams.logText().contains(StreamsProcess.RUNNING));

@@ -20,9 +20,9 @@ import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Stand;
 import dev.seams.stand.StreamsProcess;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.StreamsLogs;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +54,7 @@ class LagIT {
      * 1.5 s to find ds-streams with a transaction open (at 200/s, 15 s: 0.75 s, and a point 6 s after a restart).
      */
     private static final double LOAD_RATE = 100;
-    private static final String SINK_GROUP = "ds-sink";
+    private static final String SINK_GROUP = RunNames.SINK_GROUP;
     private static final String COMMITTED = "read_committed";
     private static final String UNCOMMITTED = "read_uncommitted";
 
@@ -79,13 +79,13 @@ class LagIT {
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o);
 
-        List<PartitionLag> streams = new ArrayList<>(probe.describe(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS));
+        List<PartitionLag> streams = new ArrayList<>(probe.describe(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS));
         streams.addAll(probe.describe(Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC));
-        List<PartitionLag> sink = probe.describe(SINK_GROUP, TopicNames.CUSTOMER_TOTALS);
+        List<PartitionLag> sink = probe.describe(SINK_GROUP, RunNames.CUSTOMER_TOTALS);
         // What the source saw: a sink that commits last offset + 1 stops in front of the commit marker.
         String scratch = "seams-g12-last-offset-plus-1";
-        topics.resetGroup(scratch, topics.lastDataOffsetPlusOne(TopicNames.CUSTOMER_TOTALS));
-        List<PartitionLag> naive = probe.describe(scratch, TopicNames.CUSTOMER_TOTALS);
+        topics.resetGroup(scratch, topics.lastDataOffsetPlusOne(RunNames.CUSTOMER_TOTALS));
+        List<PartitionLag> naive = probe.describe(scratch, RunNames.CUSTOMER_TOTALS);
 
         e.table("Lag at rest (LagProbe, like kafka-consumer-groups --describe)",
                 List.of("group", "topic", "partition", "committed", "log end", "last stable", "lag", "data records behind", "verdict"),
@@ -116,20 +116,20 @@ class LagIT {
         LagProbe probe = s.topics().lagProbe();
         s.settle();
         try (LagSampler sampler = new LagSampler(stand, 500)) {
-            e.check("lag_before_kill", probe.totalLag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)).isZero("ds-streams caught up before the kill");
+            e.check("lag_before_kill", probe.totalLag(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS)).isZero("ds-streams caught up before the kill");
             ProcessKill kill = ProcessKill.streams(stand.streams());
             sampler.mark("kill -9");
             Fault.Proof killed = kill.inject();
             e.figure("streams_exit_status", kill.exitStatus());
             killed.require();
-            long events = s.topics().totalEndOffset(TopicNames.ORDERS_EVENTS);
+            long events = s.topics().totalEndOffset(RunNames.ORDERS_EVENTS);
             int first = s.pg().seed(30, 5, 131).size();
             Pipeline.awaitOrdersEvents(stand, events + first);
-            e.check("lag_after_30", probe.totalLag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)).isEqualTo(first,
+            e.check("lag_after_30", probe.totalLag(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS)).isEqualTo(first,
                     "ds-streams lag = the orders that arrived while it was down");
             int second = s.pg().seed(30, 5, 132).size();
             Pipeline.awaitOrdersEvents(stand, events + first + second);
-            e.check("lag_after_60", probe.totalLag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)).isEqualTo(first + second,
+            e.check("lag_after_60", probe.totalLag(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS)).isEqualTo(first + second,
                     "ds-streams lag keeps growing with every order");
             sampler.mark("restart");
             kill.heal();
@@ -149,16 +149,16 @@ class LagIT {
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o);
         try (LagSampler sampler = new LagSampler(stand, 500)) {
-            Map<TopicPartition, Long> totalsAtKill = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+            Map<TopicPartition, Long> totalsAtKill = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
             ProcessKill kill = ProcessKill.streams(stand.streams());
             sampler.mark("kill -9");
             Fault.Proof killed = kill.inject();
             e.figure("streams_exit_status", kill.exitStatus());
             killed.require();
-            long events = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
+            long events = topics.totalEndOffset(RunNames.ORDERS_EVENTS);
             int seeded = e.figure("orders_while_down", s.pg().seed(60, 5, 141).size());
             Pipeline.awaitOrdersEvents(stand, events + seeded);
-            e.check("streams_lag_while_down", probe.totalLag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)).isEqualTo(seeded,
+            e.check("streams_lag_while_down", probe.totalLag(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS)).isEqualTo(seeded,
                     "the orders that arrived while ds-streams was down");
 
             sampler.mark("restart");
@@ -170,9 +170,9 @@ class LagIT {
             boolean corrupted = e.figure("task_corrupted_exception_seen", StreamsLogs.taskCorrupted(stand.streams().logText()));
             s.settle();
 
-            long produced = topics.readFrom(TopicNames.CUSTOMER_TOTALS, COMMITTED, totalsAtKill, r -> { });
+            long produced = topics.readFrom(RunNames.CUSTOMER_TOTALS, COMMITTED, totalsAtKill, r -> { });
             e.check("changelog_records_produced", produced).isEqualTo(seeded, "one customer.totals snapshot per order that arrived");
-            List<PartitionLag> sinkLag = probe.describe(SINK_GROUP, TopicNames.CUSTOMER_TOTALS);
+            List<PartitionLag> sinkLag = probe.describe(SINK_GROUP, RunNames.CUSTOMER_TOTALS);
             long backlog = sinkLag.stream().mapToLong(PartitionLag::dataRecordsBehind).sum();
             e.check("sink_backlog_data_records", backlog).isEqualTo(produced, "ds-sink backlog = the changelog records ds-streams produced on recovery");
             e.figure("sink_backlog_offsets", totalLag(sinkLag));
@@ -182,9 +182,9 @@ class LagIT {
             sampler.mark("sink drained");
 
             Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL after the drain");
-            e.check("ds_streams_lag_after", probe.totalLag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)
+            e.check("ds_streams_lag_after", probe.totalLag(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS)
                     + probe.totalLag(Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC)).isZero("ds-streams on orders.events and repartition");
-            e.check("ds_sink_lag_after", probe.totalLag(SINK_GROUP, TopicNames.CUSTOMER_TOTALS)).isZero("ds-sink on customer.totals after the drain");
+            e.check("ds_sink_lag_after", probe.totalLag(SINK_GROUP, RunNames.CUSTOMER_TOTALS)).isZero("ds-sink on customer.totals after the drain");
             e.note("ds-streams runs with static membership (--instance-id " + stand.streams().instanceId() + "): the restarted "
                     + "process takes the killed member's place and its partitions at once, instead of waiting for the killed "
                     + "member's session to expire (session.timeout.ms, 45 s by default; B9 measures both). "
@@ -212,7 +212,7 @@ class LagIT {
     /** Waits on the broker's own offsets ({@link Topics#lag}), not on the probe that G13 checks. */
     private static void awaitStreamsLagZero(Topics topics) {
         await("ds-streams lag 0").atMost(Duration.ofMinutes(3)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
-                .until(() -> topics.lag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS) == 0);
+                .until(() -> topics.lag(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS) == 0);
     }
 
     private static long lagging(List<PartitionLag> lags) {

@@ -18,8 +18,8 @@ import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.sinks.SinkUnderTest;
 import dev.seams.truth.Groups;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,7 +48,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class MembershipDrain {
 
-    static final String GROUP = SinkOptions.DEFAULT_GROUP;
+    static final String GROUP = RunNames.SINK_GROUP;
     /**
      * Orders seeded, one {@code customer.totals} record each: the backlog. The drain advances one poll
      * ({@value SinkConsumer#MAX_POLL_RECORDS} records) per batch, 2.2 % of it: each stay lands within
@@ -155,13 +155,13 @@ final class MembershipDrain {
         Topics topics = s.topics();
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());   // nothing of other claims left behind the mark
-        Map<TopicPartition, Long> mark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> mark = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
         topics.resetGroup(GROUP, mark);
         s.pg().execute("INSERT INTO orders (customer_id, amount) SELECT " + firstCustomer + " + g % " + CUSTOMERS
                 + ", (100 + g * 37 % 9901) / 100.0 FROM generate_series(0, " + (orders - 1) + ") g");
         s.settle();
         List<String> positions = new ArrayList<>();
-        topics.readFrom(TopicNames.CUSTOMER_TOTALS, "read_committed", mark, r -> positions.add(r.partition() + "@" + r.offset()));
+        topics.readFrom(RunNames.CUSTOMER_TOTALS, "read_committed", mark, r -> positions.add(r.partition() + "@" + r.offset()));
         return new MembershipDrain(s, variant, new Backlog(firstCustomer, positions));
     }
 
@@ -218,7 +218,7 @@ final class MembershipDrain {
             throws InterruptedException, ExecutionException, TimeoutException {
         Groups groups = Groups.of(s.stand().admin());
         Topics topics = s.topics();
-        int partitions = topics.partitionCount(TopicNames.CUSTOMER_TOTALS);
+        int partitions = topics.partitionCount(RunNames.CUSTOMER_TOTALS);
         long t0 = System.nanoTime();
         Sink second = new Sink(options(o -> o.withRunFor(Duration.ofMinutes(2))));
         CompletableFuture<SinkSummary> run = CompletableFuture.supplyAsync(second::run, threads);
@@ -261,7 +261,7 @@ final class MembershipDrain {
 
     /** @return data records of customer.totals behind the group's committed offsets, read (LagProbe) */
     static long dataBehind(Topics topics, String group) {
-        return topics.lagProbe().describe(group, TopicNames.CUSTOMER_TOTALS).stream().mapToLong(PartitionLag::dataRecordsBehind).sum();
+        return topics.lagProbe().describe(group, RunNames.CUSTOMER_TOTALS).stream().mapToLong(PartitionLag::dataRecordsBehind).sum();
     }
 
     /** @return raw_totals rows of the drain's customers, counted per backlog position ({@code kafka_partition@kafka_offset}) */
@@ -365,7 +365,7 @@ final class MembershipDrain {
         }
         e.check("first_instance_uncommitted", first.uncommitted()).isZero("records the first instance left uncommitted at its end");
         e.figure("commit_errors", commitErrors);
-        e.check("ds_sink_lag_after", s.topics().lag(GROUP, TopicNames.CUSTOMER_TOTALS)).isZero("the group's lag once the first instance ended");
+        e.check("ds_sink_lag_after", s.topics().lag(GROUP, RunNames.CUSTOMER_TOTALS)).isZero("the group's lag once the first instance ended");
         e.check("records_inserted", first.inserted() + othersInserted).isEqualTo(backlog.positions().size() + raw.excess(),
                 "rows every instance inserted = the backlog + the raw duplicates");
         e.check("raw_duplicate_rows", raw.excess()).isAtMost(SinkConsumer.MAX_POLL_RECORDS * rebalances,

@@ -12,8 +12,8 @@ import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -113,7 +113,7 @@ class MembershipFaultIT {
         // given: a backlog of its own customers, its group at the topic's end before it
         Topics topics = s.topics();
         s.settle();
-        topics.resetGroup(STOP_GROUP, topics.endOffsets(TopicNames.CUSTOMER_TOTALS));
+        topics.resetGroup(STOP_GROUP, topics.endOffsets(RunNames.CUSTOMER_TOTALS));
         s.pg().execute("INSERT INTO orders (customer_id, amount) SELECT " + STOP_FIRST_CUSTOMER + " + g % " + MembershipDrain.CUSTOMERS
                 + ", (100 + g * 37 % 9901) / 100.0 FROM generate_series(0, " + (STOP_ORDERS - 1) + ") g");
         s.settle();
@@ -137,7 +137,7 @@ class MembershipFaultIT {
         part.figure("run_summary", summary.line());
         part.check("backlog_rows_written", written).isEqualTo(records, "raw_totals rows of this part's customers: the "
                 + "gathered batch was written at the end of the run");
-        part.check("group_lag_after_the_stop", topics.lag(STOP_GROUP, TopicNames.CUSTOMER_TOTALS))
+        part.check("group_lag_after_the_stop", topics.lag(STOP_GROUP, RunNames.CUSTOMER_TOTALS))
                 .isZero("log end offset − committed offset summed over the partitions once the run stopped: what it wrote, "
                         + "waiting for the interval, and the transaction markers behind it are committed before it leaves (G12)");
     }

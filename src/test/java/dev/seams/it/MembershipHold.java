@@ -11,8 +11,8 @@ import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.truth.Groups;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -123,7 +123,7 @@ final class MembershipHold {
 
     private Hold run(ExecutorService threads) throws InterruptedException, ExecutionException, TimeoutException {
         Groups groups = Groups.of(s.stand().admin());
-        int partitions = s.topics().partitionCount(TopicNames.CUSTOMER_TOTALS);
+        int partitions = s.topics().partitionCount(RunNames.CUSTOMER_TOTALS);
         Sink holder = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS,
                 o -> o.withInsertDelay(Duration.ofMillis(HOLDER_DELAY_MS)).withRunFor(Duration.ofMinutes(2))
                         .withInstanceId(HOLDER_ID).withSessionTimeout(Duration.ofSeconds(HOLDER_SESSION_TIMEOUT_S))));
@@ -180,7 +180,7 @@ final class MembershipHold {
                             stableAfter[0] = seconds;
                         }
                         Map<Integer, Long> behind = new HashMap<>();
-                        topics.lagProbe().describe(MembershipDrain.GROUP, TopicNames.CUSTOMER_TOTALS)
+                        topics.lagProbe().describe(MembershipDrain.GROUP, RunNames.CUSTOMER_TOTALS)
                                 .forEach(l -> behind.put(l.partition(), l.dataRecordsBehind()));
                         Map<Integer, Long> onHolder = new TreeMap<>();
                         Map<Integer, Long> onFirst = new TreeMap<>();

@@ -11,7 +11,7 @@ import dev.seams.sink.Sink;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.truth.Groups;
-import dev.seams.wire.TopicNames;
+import dev.seams.truth.RunNames;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -110,7 +110,7 @@ class MembershipIT {
         }
         Groups groups = Groups.of(s.stand().admin());
         Removal removal = new Removal(drain.drained(), MembershipDrain.dataBehind(s.topics()), groups.removeAllMembers(GROUP));
-        int partitions = s.topics().partitionCount(TopicNames.CUSTOMER_TOTALS);
+        int partitions = s.topics().partitionCount(RunNames.CUSTOMER_TOTALS);
         await("the first instance rejoined after its removal").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
                 .until(() -> firstRun.isDone() || groups.stableAssignments(GROUP)
                         .filter(a -> a.size() == 1 && a.get(0).size() == partitions).isPresent());

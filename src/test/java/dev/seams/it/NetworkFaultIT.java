@@ -7,10 +7,9 @@ import dev.seams.fixture.Pipeline;
 import dev.seams.fixture.StandContext;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.sink.SinkOptions;
 import dev.seams.stand.JvmContainer;
 import dev.seams.stand.SinkContainer;
-import dev.seams.wire.TopicNames;
+import dev.seams.truth.RunNames;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -42,7 +41,7 @@ class NetworkFaultIT {
         JvmContainer target = sink.container();
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("sink-network-cut", ContainerFaults.networkCut("sink-network-cut",
                         target.control(), s.stand().network(), "sink", HOLD, target::isConnected), 5401, sink::output)
-                .stalling(SinkOptions.DEFAULT_GROUP, TopicNames.CUSTOMER_TOTALS).paced(FaultMatrix.HELD_CHANGES_PER_SECOND));
+                .stalling(RunNames.SINK_GROUP, RunNames.CUSTOMER_TOTALS).paced(FaultMatrix.HELD_CHANGES_PER_SECOND));
     }
 
     @Test
@@ -53,7 +52,7 @@ class NetworkFaultIT {
         JvmContainer target = s.stand().streams().container();
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("streams-network-cut", ContainerFaults.networkCut("streams-network-cut",
                         target.control(), s.stand().network(), "streams", HOLD, target::isConnected), 5402, sink::output)
-                .stalling(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS).paced(FaultMatrix.HELD_CHANGES_PER_SECOND));
+                .stalling(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS).paced(FaultMatrix.HELD_CHANGES_PER_SECOND));
         e.figure("streams_alive_after", s.stand().streams().isAlive());
     }
 }

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 import dev.seams.fixture.Pipeline;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.Stand;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +41,7 @@ final class OpenTransactions {
      */
     static void checkEnded(ClaimEvidence e, Stand stand) {
         Topics topics = stand.topics();
-        List<String> names = List.of(TopicNames.CUSTOMER_TOTALS, Pipeline.REPARTITION_TOPIC);
+        List<String> names = List.of(RunNames.CUSTOMER_TOTALS, Pipeline.REPARTITION_TOPIC);
         Map<String, Map<TopicPartition, long[]>> open = new TreeMap<>();
         try {
             await("transactions open on " + names + " end").atMost(Duration.ofSeconds(WAIT_S))

@@ -13,8 +13,8 @@ import dev.seams.sinks.SinkTrait;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Rejection;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,16 +55,16 @@ class ReconciliationIT {
         Topics topics = s.topics();
         s.settle();
         // given: a load of real changes carried through the pipeline
-        long eventsBefore = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
-        Map<TopicPartition, Long> totalsMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        long eventsBefore = topics.totalEndOffset(RunNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> totalsMark = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
         OrderLoad.Applied applied = OrderLoad.plan(LOAD, 5, 808, OrderLoad.Mix.REAL).apply(stand, BATCH, done -> { });
         s.settle();
-        long loadEvents = topics.totalEndOffset(TopicNames.ORDERS_EVENTS) - eventsBefore;
+        long loadEvents = topics.totalEndOffset(RunNames.ORDERS_EVENTS) - eventsBefore;
         // when: the views written from the start (totals once, the per-order view twice), reconciled key by key
         ch.truncate("raw_totals", "customer_totals", "order_counts_raw", "order_dedup");
-        Map<TopicPartition, Long> dlqMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ);
+        Map<TopicPartition, Long> dlqMark = topics.endOffsets(RunNames.CUSTOMER_TOTALS_DLQ);
         SinkSummary totals = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
-        List<Rejection> rejected = Rejection.since(topics, TopicNames.CUSTOMER_TOTALS_DLQ, dlqMark);
+        List<Rejection> rejected = Rejection.since(topics, RunNames.CUSTOMER_TOTALS_DLQ, dlqMark);
         NavigableMap<Long, OrderSeeder.Order> pgOrders = s.pg().orders();
         Runs runs = runOrdersTwice(s, pgOrders);
         Reconciliation customers = Reconciliation.customerTotalsFinal(stand);

@@ -17,6 +17,7 @@ import dev.seams.stand.StreamsProcess;
 import dev.seams.streams.StaticIdentity;
 import dev.seams.streams.StreamsSettings;
 import dev.seams.truth.Groups;
+import dev.seams.truth.RunNames;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -124,7 +125,7 @@ class RecoveryIT {
         StreamsProcess streams = s.stand().streams();
         streams.stop();
         streams.productDefaultMembership().start();
-        Path idFile = StaticIdentity.file(streams.stateDir(), StreamsSettings.APPLICATION_ID);
+        Path idFile = StaticIdentity.file(streams.stateDir(), RunNames.STREAMS_GROUP);
         boolean made = Files.exists(idFile);
         String kept = made ? Files.readString(idFile).strip() : "(no " + idFile.getFileName() + ")";
         List<String> first = standMembership(s);

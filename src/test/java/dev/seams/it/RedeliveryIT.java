@@ -9,9 +9,9 @@ import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.wire.OrderEvent;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -47,7 +47,7 @@ class RedeliveryIT {
     void b3RedeliveryDoesNotDoubleCount(ClaimEvidence e, StandContext s) throws Exception {
         Topics topics = s.topics();
         ClickHouse ch = s.ch();
-        Map<TopicPartition, Long> mark = topics.endOffsets(TopicNames.ORDERS_EVENTS);   // the seeded orders' events all lie after it
+        Map<TopicPartition, Long> mark = topics.endOffsets(RunNames.ORDERS_EVENTS);   // the seeded orders' events all lie after it
         List<OrderSeeder.Order> seeded = s.pg().seed(20, 5, 161);
         Set<Long> ids = seeded.stream().map(OrderSeeder.Order::orderId).collect(Collectors.toSet());
         s.settle();
@@ -62,7 +62,7 @@ class RedeliveryIT {
         List<ConsumerRecord<byte[], byte[]>> redelivered = new ArrayList<>(latest.descendingMap().values()).subList(0, Math.min(10, latest.size()));
         try (KafkaProducer<byte[], byte[]> producer = topics.producer(null)) {
             for (ConsumerRecord<byte[], byte[]> r : redelivered) {
-                producer.send(new ProducerRecord<>(TopicNames.ORDERS_EVENTS, r.partition(), r.key(), r.value(), r.headers())).get();
+                producer.send(new ProducerRecord<>(RunNames.ORDERS_EVENTS, r.partition(), r.key(), r.value(), r.headers())).get();
             }
         }
         // (b) UPDATE of an amount, UPDATE moving an order to another customer, DELETE
@@ -126,7 +126,7 @@ class RedeliveryIT {
     /** @return the orders.events records (read_committed) at or after {@code from} whose key is one of these order ids */
     private static List<ConsumerRecord<byte[], byte[]>> eventsOf(Topics topics, Map<TopicPartition, Long> from, Set<Long> ids) {
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        topics.readFrom(TopicNames.ORDERS_EVENTS, "read_committed", from, r -> {
+        topics.readFrom(RunNames.ORDERS_EVENTS, "read_committed", from, r -> {
             Long id = keyId(r.key());
             if (id != null && ids.contains(id)) {
                 records.add(r);

@@ -17,9 +17,9 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Stand;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.StreamsLogs;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,10 +77,10 @@ final class RepeatedKills {
         stand.streams().start();
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o);
-        Map<TopicPartition, Long> totalsStart = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> totalsStart = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
         Map<Long, Long> versionsBefore = new TreeMap<>();
         topics.latestSnapshots().forEach((customer, t) -> versionsBefore.put(customer, t.version()));
-        return new Baseline(totalsStart, versionsBefore, load, sum(topics.committed(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)));
+        return new Baseline(totalsStart, versionsBefore, load, sum(topics.committed(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS)));
     }
 
     /**
@@ -97,7 +97,7 @@ final class RepeatedKills {
         Topics topics = s.topics();
         LagProbe probe = topics.lagProbe();
         OrderLoad load = before.load();
-        DoubleSupplier inputProgress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS)) - before.committedStart())
+        DoubleSupplier inputProgress = () -> (sum(topics.committed(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS)) - before.committedStart())
                 / (double) load.size();
         List<Shot<StreamsKills.StreamsKill>> kills;
         int total;
@@ -106,24 +106,24 @@ final class RepeatedKills {
             // the points are of the load Debezium published: Debezium and ds-streams work through it while the kills
             // land, also the one at 90 %. Scheduled on ds-streams' committed input instead, a point after a restart
             // landed 10 points late or more: the first commit after the restore takes the whole backlog at once.
-            long eventsStart = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
+            long eventsStart = topics.totalEndOffset(RunNames.ORDERS_EVENTS);
             // what ds-streams can work on: Debezium publishes in bursts, so a point of the load committed in PG met
             // ds-streams idle (measured: load 93 %, output 89 %, input lag 0, nothing open)
-            DoubleSupplier published = () -> (topics.totalEndOffset(TopicNames.ORDERS_EVENTS) - eventsStart) / (double) load.size();
+            DoubleSupplier published = () -> (topics.totalEndOffset(RunNames.ORDERS_EVENTS) - eventsStart) / (double) load.size();
             kills = FaultSchedule.atProgress(published, 0.1, 0.5, 0.9).run(target -> {
                 double at = inputProgress.getAsDouble();
-                long lag = probe.totalLag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS);
+                long lag = probe.totalLag(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS);
                 // it waits for a transaction open on customer.totals only as long as the load stays within its point's
                 // ±5 points (0.5 s spare: the look at the broker and the kill itself take a moment)
                 double secondsLeft = (target + FaultSchedule.TOLERANCE - published.getAsDouble()) * load.size() / rate - 0.5;
                 Duration within = Duration.ofMillis(Math.max(300, Math.min(StreamsKills.OPEN_TRANSACTION_WAIT.toMillis(), (long) (secondsLeft * 1000))));
-                TransactionKill.Result killed = TransactionKill.kill(stand.streams(), topics, TopicNames.CUSTOMER_TOTALS, within);
+                TransactionKill.Result killed = TransactionKill.kill(stand.streams(), topics, RunNames.CUSTOMER_TOTALS, within);
                 double landed = published.getAsDouble();   // the kill may wait for an open transaction: where the load was when it struck
                 sampler.mark("kill -9 at " + FaultSchedule.percent(landed));
                 boolean openBefore = killed.frozenMidTransaction();
                 int exit = killed.exit();
-                Map<TopicPartition, Long> stable = topics.lastStableOffsets(TopicNames.CUSTOMER_TOTALS);
-                Map<TopicPartition, long[]> openTotals = topics.openTransactions(TopicNames.CUSTOMER_TOTALS);
+                Map<TopicPartition, Long> stable = topics.lastStableOffsets(RunNames.CUSTOMER_TOTALS);
+                Map<TopicPartition, long[]> openTotals = topics.openTransactions(RunNames.CUSTOMER_TOTALS);
                 Map<TopicPartition, long[]> openRepartition = topics.openTransactions(Pipeline.REPARTITION_TOPIC);
                 sampler.mark("restart");
                 stand.streams().start();

@@ -16,9 +16,9 @@ import dev.seams.stand.InboxProcess;
 import dev.seams.stand.Stand;
 import dev.seams.truth.Pg;
 import dev.seams.truth.Rejection;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.wire.OrderEvent;
-import dev.seams.wire.TopicNames;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -57,8 +57,8 @@ class ReplicaIdentityIT {
         Topics topics = s.topics();
         Pg pg = s.pg();
         s.settle();
-        Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.ORDERS_EVENTS);
-        Map<TopicPartition, Long> streamsDlq = topics.endOffsets(TopicNames.ORDERS_EVENTS_DLQ);
+        Map<TopicPartition, Long> start = topics.endOffsets(RunNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> streamsDlq = topics.endOffsets(RunNames.ORDERS_EVENTS_DLQ);
         long watermark = OrderChanges.orderIdWatermark(stand);
         OrderLoad.Applied applied;
         pg.execute("ALTER TABLE orders REPLICA IDENTITY DEFAULT");
@@ -87,7 +87,7 @@ class ReplicaIdentityIT {
                         + "deletion's own row would leave each of these orders on its customer");
         // ... ds-streams carries them: nothing dead-lettered, customer_totals FINAL = PG
         e.figure("ds_streams", s.drain().toString());
-        e.check("streams_dlq_records", Rejection.since(topics, TopicNames.ORDERS_EVENTS_DLQ, streamsDlq).size())
+        e.check("streams_dlq_records", Rejection.since(topics, RunNames.ORDERS_EVENTS_DLQ, streamsDlq).size())
                 .isZero("records ds-streams dead-lettered during the load");
         e.figure("sink_summary", s.sink(SinkMode.TOTALS, o -> o).line());
         Reconciliation.customerTotalsFinal(stand).record(e, "PostgreSQL vs customer_totals FINAL (ds-streams, ds-sink)");

@@ -9,17 +9,16 @@ import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkMode;
-import dev.seams.sink.SinkOptions;
 import dev.seams.sinks.SinkUnderTest;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Pg;
 import dev.seams.truth.Rejection;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
 import dev.seams.wire.CustomerTotals;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
@@ -112,9 +111,9 @@ class SchemaChangesIT {
         Pg pg = s.pg();
         s.settle();
         String streamsLog = stand.streams().logText();
-        Map<TopicPartition, Long> eventsMark = topics.endOffsets(TopicNames.ORDERS_EVENTS);
-        Map<TopicPartition, Long> eventsDlq = topics.endOffsets(TopicNames.ORDERS_EVENTS_DLQ);
-        Map<TopicPartition, Long> totalsDlq = topics.endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ);
+        Map<TopicPartition, Long> eventsMark = topics.endOffsets(RunNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> eventsDlq = topics.endOffsets(RunNames.ORDERS_EVENTS_DLQ);
+        Map<TopicPartition, Long> totalsDlq = topics.endOffsets(RunNames.CUSTOMER_TOTALS_DLQ);
         // when: a column no link reads is added, renamed and dropped, with orders, an update and a delete in between
         pg.execute("ALTER TABLE orders ADD COLUMN IF NOT EXISTS b15_note text");
         long first = pg.insertOrder(COLUMN_CUSTOMER, new BigDecimal("10.00"));
@@ -129,17 +128,17 @@ class SchemaChangesIT {
         int changes = 7;
         // then: every change carried, nothing dead-lettered, no process restarted, FINAL = PG
         e.figure("ds_streams", s.drain().toString());
-        long events = topics.recordsSince(TopicNames.ORDERS_EVENTS, "read_committed", eventsMark).size();
+        long events = topics.recordsSince(RunNames.ORDERS_EVENTS, "read_committed", eventsMark).size();
         var run = s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());
         e.check("orders_events_of_the_changes", events).isEqualTo((long) changes, "one orders.events record per change");
-        e.check("streams_dlq_records", Rejection.since(topics, TopicNames.ORDERS_EVENTS_DLQ, eventsDlq).size()).isZero(
+        e.check("streams_dlq_records", Rejection.since(topics, RunNames.ORDERS_EVENTS_DLQ, eventsDlq).size()).isZero(
                 "records ds-streams dead-lettered since the first ALTER");
-        e.check("sink_dlq_records", Rejection.since(topics, TopicNames.CUSTOMER_TOTALS_DLQ, totalsDlq).size()).isZero(
+        e.check("sink_dlq_records", Rejection.since(topics, RunNames.CUSTOMER_TOTALS_DLQ, totalsDlq).size()).isZero(
                 "records the sink dead-lettered since the first ALTER");
         e.figure("sink_summary", run.line());
         e.check("streams_same_process", stand.streams().isAlive() && stand.streams().logText().startsWith(streamsLog))
                 .isTrue("ds-streams: the same process, its log continued");
-        e.check("connector_task_state", new ConnectWorker(stand.connect()).taskStatus(Stand.CONNECTOR).state())
+        e.check("connector_task_state", new ConnectWorker(stand.connect()).taskStatus(RunNames.CONNECTOR).state())
                 .isEqualTo("RUNNING", "the connector task's state after the DROP COLUMN");
         Map<Long, Totals> truth = pg.truth();
         Map<Long, Totals> fin = s.ch().finalTotals();
@@ -167,9 +166,9 @@ class SchemaChangesIT {
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());
         ch.scratch(TWIN, "customer_totals");
-        Map<TopicPartition, Long> eventsDlq = topics.endOffsets(TopicNames.ORDERS_EVENTS_DLQ);
-        Map<TopicPartition, Long> totalsDlq = topics.endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ);
-        Map<TopicPartition, Long> totalsMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> eventsDlq = topics.endOffsets(RunNames.ORDERS_EVENTS_DLQ);
+        Map<TopicPartition, Long> totalsDlq = topics.endOffsets(RunNames.CUSTOMER_TOTALS_DLQ);
+        Map<TopicPartition, Long> totalsMark = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
         // when: the amount widened while everything runs, then orders with three decimals (a refund, an update, a delete)
         pg.execute("ALTER TABLE orders ALTER COLUMN amount TYPE numeric(14, 3)");
         pg.insertOrder(AMOUNT_CUSTOMER, new BigDecimal("1.005"));
@@ -186,10 +185,10 @@ class SchemaChangesIT {
         SinkCli stop = SinkCli.run(stand, SinkMode.TOTALS, "--until-caught-up");
         Map<Long, Totals> stoppedFinal = ch.finalTotals();
         Map<Long, Totals> snapshots = topics.latestTotals();
-        ConsumerRecord<byte[], byte[]> first = topics.recordsSince(TopicNames.CUSTOMER_TOTALS, "read_committed", totalsMark).stream()
+        ConsumerRecord<byte[], byte[]> first = topics.recordsSince(RunNames.CUSTOMER_TOTALS, "read_committed", totalsMark).stream()
                 .filter(SchemaChangesIT::threeDecimals).findFirst().orElse(null);
-        Map<TopicPartition, Long> committed = topics.committed(SinkOptions.DEFAULT_GROUP, TopicNames.CUSTOMER_TOTALS);
-        e.check("streams_dlq_records", Rejection.since(topics, TopicNames.ORDERS_EVENTS_DLQ, eventsDlq).size()).isZero(
+        Map<TopicPartition, Long> committed = topics.committed(RunNames.SINK_GROUP, RunNames.CUSTOMER_TOTALS);
+        e.check("streams_dlq_records", Rejection.since(topics, RunNames.ORDERS_EVENTS_DLQ, eventsDlq).size()).isZero(
                 "records ds-streams dead-lettered since the ALTER (B11: nothing the source produces is rejected)");
         e.table("This claim's customers: PostgreSQL and ds-streams' latest snapshot, exact", List.of("customer_id", "PG", "customer.totals"),
                 mine().stream().map(c -> List.<Object>of(c, String.valueOf(truth.get(c)), String.valueOf(snapshots.get(c)))).toList());
@@ -207,14 +206,14 @@ class SchemaChangesIT {
         e.figure("first_three_decimal_record", first == null ? "-" : first.topic() + "-" + first.partition() + "@"
                 + first.offset() + " " + new String(first.value(), StandardCharsets.UTF_8));
         Map<TopicPartition, Long> firstUnwritable = new java.util.TreeMap<>(java.util.Comparator.comparing(TopicPartition::toString));
-        topics.recordsSince(TopicNames.CUSTOMER_TOTALS, "read_committed", totalsMark).stream().filter(SchemaChangesIT::threeDecimals)
+        topics.recordsSince(RunNames.CUSTOMER_TOTALS, "read_committed", totalsMark).stream().filter(SchemaChangesIT::threeDecimals)
                 .forEach(r -> firstUnwritable.merge(new TopicPartition(r.topic(), r.partition()), r.offset(), Math::min));
         e.figure("first_three_decimal_offsets", firstUnwritable.toString());
         e.figure("committed_offsets_at_the_stop", committed.toString());
         e.check("partitions_committed_past_a_three_decimal_record", firstUnwritable.entrySet().stream()
                 .filter(en -> committed.getOrDefault(en.getKey(), 0L) > en.getValue()).count()).isZero(
                 "partitions of customer.totals whose committed offset lies past the first three-decimal snapshot there");
-        e.check("sink_dlq_records", Rejection.since(topics, TopicNames.CUSTOMER_TOTALS_DLQ, totalsDlq).size()).isZero(
+        e.check("sink_dlq_records", Rejection.since(topics, RunNames.CUSTOMER_TOTALS_DLQ, totalsDlq).size()).isZero(
                 "records the sink dead-lettered since the ALTER (a legitimate total is never a bad record)");
         // when: the operator runs the ALTER each stop prints, and the sink again
         SinkCli.Widened widened = SinkCli.widenUntilCarried(stop, ch::execute,
@@ -256,8 +255,8 @@ class SchemaChangesIT {
         ch.execute("DROP TABLE IF EXISTS " + TWIN_INT32 + ".customer_totals");
         ch.execute("CREATE TABLE " + TWIN_INT32 + ".customer_totals (customer_id Int32, orders UInt64, total Decimal(19, 3), "
                 + "version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY customer_id");
-        Map<TopicPartition, Long> eventsDlq = topics.endOffsets(TopicNames.ORDERS_EVENTS_DLQ);
-        Map<TopicPartition, Long> totalsDlq = topics.endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ);
+        Map<TopicPartition, Long> eventsDlq = topics.endOffsets(RunNames.ORDERS_EVENTS_DLQ);
+        Map<TopicPartition, Long> totalsDlq = topics.endOffsets(RunNames.CUSTOMER_TOTALS_DLQ);
         // when: customer_id widened to bigint while everything runs, then orders of a customer beyond 32 bits (one moved
         // there from a small customer, one updated)
         pg.execute("ALTER TABLE orders ALTER COLUMN customer_id TYPE bigint");
@@ -275,11 +274,11 @@ class SchemaChangesIT {
                 + stand.clickhouseTarget().database() + ".customer_totals");
         Reconciliation twin = Reconciliation.customers(truth,
                 Reconciliation.customerRows(ch, Reconciliation.customerFinal(TWIN_INT32 + ".customer_totals")), c -> c == BIG_CUSTOMER);
-        e.check("streams_dlq_records", Rejection.since(topics, TopicNames.ORDERS_EVENTS_DLQ, eventsDlq).size()).isZero(
+        e.check("streams_dlq_records", Rejection.since(topics, RunNames.ORDERS_EVENTS_DLQ, eventsDlq).size()).isZero(
                 "records ds-streams dead-lettered since the ALTER (a customer id beyond 32 bits is no bad record)");
         e.check("sink_exit_status", run.exitStatus()).isEqualTo(ExitStatus.OK, "seams sink's exit status (ClickHouse's customer_id is Int64)");
         e.figure("sink_summary", run.summary() == null ? "-" : run.summary().line());
-        e.check("sink_dlq_records", Rejection.since(topics, TopicNames.CUSTOMER_TOTALS_DLQ, totalsDlq).size()).isZero(
+        e.check("sink_dlq_records", Rejection.since(topics, RunNames.CUSTOMER_TOTALS_DLQ, totalsDlq).size()).isZero(
                 "records the sink dead-lettered since the ALTER");
         e.check("final_customer_" + BIG_CUSTOMER, String.valueOf(fin.get(BIG_CUSTOMER))).isEqualTo(String.valueOf(truth.get(BIG_CUSTOMER)),
                 "customer_totals FINAL of the customer beyond 32 bits vs PG (three orders, one moved from customer " + SMALL_CUSTOMER + ")");

@@ -12,9 +12,9 @@ import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Rejection;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
-import dev.seams.wire.TopicNames;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -43,7 +43,7 @@ class SchemaEvolutionIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** The seed's order: customer 3, 42.00 RUB. */
     private static final long CUSTOMER = 3;
-    private static final String TASK_START = "Starting task " + Stand.CONNECTOR + "-0";
+    private static final String TASK_START = "Starting task " + RunNames.CONNECTOR + "-0";
 
     private static int count(String text, String needle) {
         Matcher m = Pattern.compile(Pattern.quote(needle)).matcher(text);
@@ -71,15 +71,15 @@ class SchemaEvolutionIT {
         ClickHouse ch = s.ch();
         boolean columnBefore = hasCurrencyColumn(stand);
         s.settle();
-        Map<TopicPartition, Long> plainMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> plainMark = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
         long plainOrder = insertOrder(stand, "INSERT INTO orders (customer_id, amount) VALUES (" + CUSTOMER + ", 10.00) RETURNING order_id");
         s.settle();
         String streamsLogBefore = stand.streams().logText();
         ConnectWorker connect = new ConnectWorker(stand.connect());
         String connectStartedBefore = startedAt(stand);
         int taskStartsBefore = count(stand.connect().getLogs(), TASK_START);
-        Map<TopicPartition, Long> eventsMark = topics.endOffsets(TopicNames.ORDERS_EVENTS);
-        Map<TopicPartition, Long> totalsMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> eventsMark = topics.endOffsets(RunNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> totalsMark = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
 
         try (Connection c = stand.pg(); Statement st = c.createStatement()) {
             st.execute("ALTER TABLE orders ADD COLUMN IF NOT EXISTS currency text");
@@ -91,15 +91,15 @@ class SchemaEvolutionIT {
 
         Carried carried = readCarried(topics, orderId, eventsMark, plainMark, totalsMark);
         ch.truncate("raw_totals", "customer_totals");
-        Map<TopicPartition, Long> dlqMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ);
+        Map<TopicPartition, Long> dlqMark = topics.endOffsets(RunNames.CUSTOMER_TOTALS_DLQ);
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
-        List<Rejection> rejected = Rejection.since(topics, TopicNames.CUSTOMER_TOTALS_DLQ, dlqMark);
+        List<Rejection> rejected = Rejection.since(topics, RunNames.CUSTOMER_TOTALS_DLQ, dlqMark);
         Map<Long, Totals> truth = s.pg().truth();
         Map<Long, Totals> fin = ch.finalTotals();
         boolean streamsSameProcess = stand.streams().isAlive() && stand.streams().logText().startsWith(streamsLogBefore);
         boolean connectSameContainer = connectStartedBefore.equals(startedAt(stand)) && stand.connect().isRunning();
         int taskStartsAfter = count(stand.connect().getLogs(), TASK_START);
-        String task = connect.get("/connectors/" + Stand.CONNECTOR + "/status").path("tasks").path(0).path("state").asText();
+        String task = connect.get("/connectors/" + RunNames.CONNECTOR + "/status").path("tasks").path(0).path("state").asText();
 
         e.figure("currency_column_before_the_test", columnBefore);
         if (columnBefore) {
@@ -146,13 +146,13 @@ class SchemaEvolutionIT {
         AtomicReference<JsonNode> event = new AtomicReference<>();
         AtomicReference<JsonNode> snapshotBefore = new AtomicReference<>();
         List<JsonNode> newSnapshots = new ArrayList<>();
-        topics.readFrom(TopicNames.ORDERS_EVENTS, "read_committed", eventsMark, r -> {
+        topics.readFrom(RunNames.ORDERS_EVENTS, "read_committed", eventsMark, r -> {
             if (r.value() != null && Long.toString(orderId).equals(new String(r.key(), StandardCharsets.UTF_8))) {
                 event.set(parse(r.value()));
             }
         });
         // from before this test's plain order: its snapshot is customer CUSTOMER's last one before the ALTER
-        topics.readFrom(TopicNames.CUSTOMER_TOTALS, "read_committed", plainMark, r -> {
+        topics.readFrom(RunNames.CUSTOMER_TOTALS, "read_committed", plainMark, r -> {
             if (r.offset() >= totalsMark.get(new TopicPartition(r.topic(), r.partition()))) {
                 newSnapshots.add(parse(r.value()));
             } else {

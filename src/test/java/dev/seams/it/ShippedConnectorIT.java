@@ -20,7 +20,7 @@ import dev.seams.stand.Stand;
 import dev.seams.truth.OrderEvents;
 import dev.seams.truth.Pg;
 import dev.seams.truth.ReplicationSlots;
-import dev.seams.wire.TopicNames;
+import dev.seams.truth.RunNames;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,9 +87,9 @@ class ShippedConnectorIT {
         String slot = stand.connectorConfig().get("slot.name");
         ReplicationSlots slots = new ReplicationSlots(stand::pg);
         e.figure("slot", slot);
-        Map<TopicPartition, Long> start = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> start = s.topics().endOffsets(RunNames.ORDERS_EVENTS);
         // when: stopped gracefully, orders written, changed and deleted while it is stopped, then resumed
-        Fault stop = new ConnectorStop(new ConnectWorker(stand.connect()), Stand.CONNECTOR);
+        Fault stop = new ConnectorStop(new ConnectWorker(stand.connect()), RunNames.CONNECTOR);
         Fault.Proof proof = stop.inject();
         List<Long> written;
         try {
@@ -140,8 +140,8 @@ class ShippedConnectorIT {
             await("the twin streaming from " + TWIN_SLOT).atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(250))
                     .until(() -> slots.find(TWIN_SLOT).map(ReplicationSlots.Slot::active).orElse(false));
             // when: orders idle, a table outside the publication written
-            Map<TopicPartition, Long> eventsAtStart = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
-            long heartbeatsAtStart = s.topics().totalEndOffset(Stand.HEARTBEAT);
+            Map<TopicPartition, Long> eventsAtStart = s.topics().endOffsets(RunNames.ORDERS_EVENTS);
+            long heartbeatsAtStart = s.topics().totalEndOffset(RunNames.HEARTBEAT);
             sampler.mark("writes start");
             long written = e.figure("wal_written_mib", UncapturedWrites.write(s.pg(), WAL_BATCHES, WAL_ROWS) >> 20);
             sampler.mark("writes end");
@@ -161,8 +161,8 @@ class ShippedConnectorIT {
                     "the same connector without a heartbeat: its slot's confirmed position stays where the writes began");
             sampler.mark("shipped slot read");
             // and the heartbeats went to their own topic, none among the order events ds-streams reads
-            e.check("heartbeat_records_in_their_topic", s.topics().totalEndOffset(Stand.HEARTBEAT) - heartbeatsAtStart)
-                    .isAtLeast(1, "the shipped connector's heartbeats while the writes ran, in " + Stand.HEARTBEAT);
+            e.check("heartbeat_records_in_their_topic", s.topics().totalEndOffset(RunNames.HEARTBEAT) - heartbeatsAtStart)
+                    .isAtLeast(1, "the shipped connector's heartbeats while the writes ran, in " + RunNames.HEARTBEAT);
             e.check("records_in_orders_events_that_carry_no_order", OrderEvents.read(s.topics(), eventsAtStart).stream()
                     .filter(ev -> !ev.carriesOrder() && ev.deletes() == null).count())
                     .isZero("records written to orders.events meanwhile that are no order event (a heartbeat routed there)");

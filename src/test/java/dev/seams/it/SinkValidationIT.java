@@ -21,9 +21,9 @@ import dev.seams.sink.CustomerRange;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Totals;
 import dev.seams.wire.DeadLetters;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -84,10 +84,10 @@ class SinkValidationIT {
             // given: a mix of valid and invalid snapshots of the sink's contract, each the test's own record
             List<Mixed> mix = mix(injection, s.pg().truth());
             // when: written to customer.totals and consumed by the sink with the seed's opt-in --customers
-            Sent sent = send(injection, mix, side.topics().endOffsets(TopicNames.CUSTOMER_TOTALS));
+            Sent sent = send(injection, mix, side.topics().endOffsets(RunNames.CUSTOMER_TOTALS));
             SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withCustomers(SEED_RANGE));
             // then: each valid record inserted from its own record, each invalid one dead-lettered with its reason
-            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(TopicNames.CUSTOMER_TOTALS_DLQ, side.dlqMark());
+            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(RunNames.CUSTOMER_TOTALS_DLQ, side.dlqMark());
             recordFates(e, side, mix, sent, run, letters);
         }
     }
@@ -149,14 +149,14 @@ class SinkValidationIT {
         List<String> expectedRows = new ArrayList<>();
         Map<Long, Totals> lastValid = new TreeMap<>();
         for (Mixed m : mix) {
-            RecordMetadata md = injection.send(TopicNames.CUSTOMER_TOTALS, m.key() == null ? null : m.key().toString(), m.value(), null);
+            RecordMetadata md = injection.send(RunNames.CUSTOMER_TOTALS, m.key() == null ? null : m.key().toString(), m.value(), null);
             sent.put(m, md);
             if (m.isValid()) {
                 expectedRows.add(rawRow(m.key(), m.valid(), md));
                 lastValid.put(m.key().longValue(), m.valid());
             }
         }
-        long written = injection.since(TopicNames.CUSTOMER_TOTALS, start).size();
+        long written = injection.since(RunNames.CUSTOMER_TOTALS, start).size();
         return new Sent(sent, expectedRows, lastValid, written);
     }
 

@@ -23,8 +23,8 @@ import dev.seams.stand.Stand;
 import dev.seams.truth.OrderEvents;
 import dev.seams.truth.Pg;
 import dev.seams.truth.ReplicationSlots;
+import dev.seams.truth.RunNames;
 import dev.seams.wire.OrderEvent;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,7 +91,7 @@ class SlotFaultIT {
         twinConfig.put("snapshot.mode", "no_data");
         twinConfig.put("offset.mismatch.strategy", "trust_slot");
         connect.register(TWIN_CONNECTOR, twinConfig);
-        Fault drop = new SlotDrop(slots, connect, Stand.CONNECTOR, slot);
+        Fault drop = new SlotDrop(slots, connect, RunNames.CONNECTOR, slot);
         try {
             connect.awaitTaskRunning(TWIN_CONNECTOR);
             await("the twin streaming from " + TWIN_SLOT).atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(250))
@@ -113,7 +113,7 @@ class SlotFaultIT {
             Gap gap = writeGap(pg, before, FIRST_CUSTOMER);
             e.figure("gap", gap.toString());
             // then: the shipped connector fails by name, also after a restart; the twin runs on a new slot without the gap
-            ConnectWorker.TaskStatus shipped = awaitOutcome(connect, slots, Stand.CONNECTOR, slot, e, "shipped");
+            ConnectWorker.TaskStatus shipped = awaitOutcome(connect, slots, RunNames.CONNECTOR, slot, e, "shipped");
             e.check("shipped_task_failed_position_not_available", "FAILED".equals(shipped.state())
                     && shipped.trace().contains(NO_LONGER_AVAILABLE) ? 1 : 0).isEqualTo(1, "the shipped connector's task fails, "
                     + "also after a restart, because the position of its offsets is not on the server (\"" + NO_LONGER_AVAILABLE
@@ -124,7 +124,7 @@ class SlotFaultIT {
                             + "inserted while no slot existed never reach its topic " + ConnectorTwin.events(TWIN_SLOT));
             recover(e, s, drop::heal, gap, MARKER_CUSTOMER);
         } finally {
-            if (!"RUNNING".equals(connect.taskStatus(Stand.CONNECTOR).state())) {
+            if (!"RUNNING".equals(connect.taskStatus(RunNames.CONNECTOR).state())) {
                 drop.heal();   // the stand's connector serving again, whatever happened above
                 reconcile(s);
             }
@@ -153,7 +153,7 @@ class SlotFaultIT {
         e.check("seams_slot_exit_status_while_streaming", slotCommand(s, slot)).isEqualTo(ExitStatus.OK,
                 "seams slot reports the streaming slot healthy: the detector does not fire on a healthy slot");
         // when: Connect down, the server's max_slot_wal_keep_size small, orders changed and WAL written past it
-        Map<TopicPartition, Long> start = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> start = s.topics().endOffsets(RunNames.ORDERS_EVENTS);
         Fault down = ContainerFaults.stop("connect-down", stand.control("connect"), Duration.ZERO, () -> answers(connect));
         Fault.Proof proof = down.inject();
         try {
@@ -173,12 +173,12 @@ class SlotFaultIT {
                 down.heal();
             }
             // then: whatever the connector reports, seams slot names the slot lost
-            e.figure("connector_task_after_restart", observe(connect, Stand.CONNECTOR, Duration.ofSeconds(30)));
+            e.figure("connector_task_after_restart", observe(connect, RunNames.CONNECTOR, Duration.ofSeconds(30)));
             e.check("seams_slot_exit_status_once_lost", slotCommand(s, slot)).isEqualTo(ExitStatus.SLOT_LOST,
                     "seams slot names the invalidated slot lost (wal_status lost), exit status 8: what a monitor alerts on");
             Set<Long> streamed = new HashSet<>(OrderEvents.orderIds(OrderEvents.read(s.topics(), start)));
             e.figure("gap_inserts_in_orders_events_before_recovery", gap.inserted().stream().filter(streamed::contains).count());
-            recover(e, s, () -> SlotRecovery.resnapshot(connect, slots, Stand.CONNECTOR, slot), gap,
+            recover(e, s, () -> SlotRecovery.resnapshot(connect, slots, RunNames.CONNECTOR, slot), gap,
                     INVALIDATED_FIRST_CUSTOMER + CUSTOMERS + 1);
         } finally {
             // the server's bound restored and the stand's slot serving again, whatever happened above
@@ -186,8 +186,8 @@ class SlotFaultIT {
             pg.longs("SELECT 1 FROM pg_reload_conf()");
             UncapturedWrites.drop(pg);
             boolean lost = slots.find(slot).map(sl -> "lost".equals(sl.walStatus())).orElse(true);
-            if (lost || !"RUNNING".equals(connect.taskStatus(Stand.CONNECTOR).state())) {
-                SlotRecovery.resnapshot(connect, slots, Stand.CONNECTOR, slot);
+            if (lost || !"RUNNING".equals(connect.taskStatus(RunNames.CONNECTOR).state())) {
+                SlotRecovery.resnapshot(connect, slots, RunNames.CONNECTOR, slot);
                 reconcile(s);
             }
         }
@@ -257,7 +257,7 @@ class SlotFaultIT {
      * equal PostgreSQL.
      */
     private static void recover(ClaimEvidence e, StandContext s, Runnable heal, Gap gap, int markerCustomer) {
-        Map<TopicPartition, Long> start = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> start = s.topics().endOffsets(RunNames.ORDERS_EVENTS);
         heal.run();
         long marker = s.pg().insertOrder(markerCustomer, new BigDecimal("1.00"));   // written after the snapshot began
         await("the re-snapshot and the marker order in orders.events").atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1))
@@ -273,7 +273,7 @@ class SlotFaultIT {
         e.negativeControl("customers_stale_after_the_resnapshot_alone", stale.differences().size(), Anomaly.STALE,
                 "the re-snapshot without seams reconcile: customers still counting the orders deleted while the slot was gone");
         e.check("reconcile_exit_status", reconcile(s)).isEqualTo(0, "seams reconcile wrote its deletes");
-        long reconciled = s.topics().recordsSince(TopicNames.ORDERS_EVENTS, "read_committed", start).stream()
+        long reconciled = s.topics().recordsSince(RunNames.ORDERS_EVENTS, "read_committed", start).stream()
                 .filter(r -> r.headers().lastHeader(MissingOrders.ORIGIN_HEADER) != null)
                 .map(r -> OrderEvent.ofValue(r.value()).orderId()).filter(gap.deleted()::contains).count();
         e.check("gap_deletes_reconciled", reconciled).isEqualTo((long) gap.deleted().size(),

@@ -12,9 +12,9 @@ import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.ContainerControl;
 import dev.seams.stand.SinkContainer;
-import dev.seams.stand.Stand;
 import dev.seams.truth.Pg;
 import dev.seams.truth.ReplicationSlots;
+import dev.seams.truth.RunNames;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.MethodOrderer;
@@ -101,7 +101,7 @@ class SnapshotFaultIT {
         ConnectWorker connect = new ConnectWorker(s.stand().connect());
         ReplicationSlots slots = new ReplicationSlots(s.stand()::pg);
         String slot = s.stand().connectorConfig().get("slot.name");
-        return () -> pg.truth() != null && "RUNNING".equals(connect.taskStatus(Stand.CONNECTOR).state())
+        return () -> pg.truth() != null && "RUNNING".equals(connect.taskStatus(RunNames.CONNECTOR).state())
                 && slots.walsender(slot).isPresent();
     }
 }

@@ -14,11 +14,10 @@ import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.FaultNotObservedException;
 import dev.seams.stand.ConnectWorker;
-import dev.seams.stand.Stand;
 import dev.seams.truth.OrderEvents;
 import dev.seams.truth.Pg;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
@@ -70,7 +69,7 @@ class SourceChangesFaultIT {
                 .isEqualTo(1L, "the shipped DDL turns a TRUNCATE of orders into the deletion of every row (" + TRIGGER
                         + " on orders, enabled)");
         try (SavedOrders before = SavedOrders.save(pg, "orders_before_b13")) {
-            Map<TopicPartition, Long> start = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
+            Map<TopicPartition, Long> start = s.topics().endOffsets(RunNames.ORDERS_EVENTS);
             e.figure("orders_truncated", before.orderIds().size());
             // when: TRUNCATE orders, then new orders for two of the customers and for a new one
             pg.execute("TRUNCATE orders");
@@ -100,9 +99,9 @@ class SourceChangesFaultIT {
      * resumed; no truncated order comes back, and FINAL still equals PostgreSQL.
      */
     private static void restarted(ClaimEvidence part, StandContext s, List<Long> truncated) {
-        Map<TopicPartition, Long> start = s.topics().endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> start = s.topics().endOffsets(RunNames.ORDERS_EVENTS);
         part.figure("seconds_to_ds_streams_running", Pipeline.restartStreams(s.stand()));
-        Fault stop = new ConnectorStop(new ConnectWorker(s.stand().connect()), Stand.CONNECTOR);
+        Fault stop = new ConnectorStop(new ConnectWorker(s.stand().connect()), RunNames.CONNECTOR);
         Fault.Proof proof = stop.inject();
         try {
             part.figure("connector_stop_proof", proof.evidence());
@@ -134,7 +133,7 @@ class SourceChangesFaultIT {
         Pg pg = s.pg();
         Topics topics = s.topics();
         try (SavedOrders truncated = SavedOrders.save(pg, "orders_before_b13_twin")) {
-            Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.ORDERS_EVENTS);
+            Map<TopicPartition, Long> start = topics.endOffsets(RunNames.ORDERS_EVENTS);
             pg.execute("ALTER TABLE orders DISABLE TRIGGER " + TRIGGER);
             try {
                 pg.execute("TRUNCATE orders");
@@ -162,7 +161,7 @@ class SourceChangesFaultIT {
         await("ds-streams processed the orders written after the TRUNCATE").atMost(Duration.ofMinutes(2))
                 .pollInterval(Duration.ofMillis(250)).ignoreExceptions()
                 .until(() -> topics.latestTotals().containsKey(lastOrdersCustomer)
-                        && topics.lag(Pipeline.STREAMS_GROUP, TopicNames.ORDERS_EVENTS) == 0
+                        && topics.lag(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS) == 0
                         && topics.lag(Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC) == 0);
     }
 

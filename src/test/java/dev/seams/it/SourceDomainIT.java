@@ -13,9 +13,9 @@ import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Stand;
 import dev.seams.truth.Pg;
 import dev.seams.truth.Rejection;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,21 +80,21 @@ class SourceDomainIT {
         Topics topics = s.topics();
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());   // ds-sink at the end: its next run reads this claim's records
-        Map<TopicPartition, Long> totalsMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
-        Map<TopicPartition, Long> eventsDlqMark = topics.endOffsets(TopicNames.ORDERS_EVENTS_DLQ);
-        long eventsBefore = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> totalsMark = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> eventsDlqMark = topics.endOffsets(RunNames.ORDERS_EVENTS_DLQ);
+        long eventsBefore = topics.totalEndOffset(RunNames.ORDERS_EVENTS);
 
         int changes = applyChanges(s.pg());
         s.settle();
-        long events = topics.totalEndOffset(TopicNames.ORDERS_EVENTS) - eventsBefore;
-        long snapshots = topics.readFrom(TopicNames.CUSTOMER_TOTALS, "read_committed", totalsMark, r -> { });
+        long events = topics.totalEndOffset(RunNames.ORDERS_EVENTS) - eventsBefore;
+        long snapshots = topics.readFrom(RunNames.CUSTOMER_TOTALS, "read_committed", totalsMark, r -> { });
 
         Reconciliation twin = seedRulesTwin(e, s, totalsMark);
-        Map<TopicPartition, Long> dlqMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ);
+        Map<TopicPartition, Long> dlqMark = topics.endOffsets(RunNames.CUSTOMER_TOTALS_DLQ);
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());
-        List<Rejection> rejected = Rejection.since(topics, TopicNames.CUSTOMER_TOTALS_DLQ, dlqMark).stream()
+        List<Rejection> rejected = Rejection.since(topics, RunNames.CUSTOMER_TOTALS_DLQ, dlqMark).stream()
                 .filter(r -> r.atOrAfter(totalsMark)).toList();
-        long streamsDeadLetters = topics.readFrom(TopicNames.ORDERS_EVENTS_DLQ, "read_committed", eventsDlqMark, r -> { });
+        long streamsDeadLetters = topics.readFrom(RunNames.ORDERS_EVENTS_DLQ, "read_committed", eventsDlqMark, r -> { });
         Map<Long, Totals> truth = s.pg().truth();
         Map<Long, Totals> fin = s.ch().finalTotals();
 

@@ -8,8 +8,8 @@ import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.SinkContainer;
-import dev.seams.stand.Stand;
 import dev.seams.truth.Pg;
+import dev.seams.truth.RunNames;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -52,6 +52,6 @@ class SourceFaultIT {
     }
 
     private static boolean taskRunning(ConnectWorker connect) {
-        return "RUNNING".equals(connect.get("/connectors/" + Stand.CONNECTOR + "/status").path("tasks").path(0).path("state").asText());
+        return "RUNNING".equals(connect.get("/connectors/" + RunNames.CONNECTOR + "/status").path("tasks").path(0).path("state").asText());
     }
 }

@@ -19,9 +19,9 @@ import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.stand.Stand;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.wire.DeadLetters;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -63,8 +63,8 @@ class StreamsDeadLettersIT {
         s.settle();
         String streamsLogBefore = stand.streams().logText();
         Instant started = Instant.now();
-        Map<TopicPartition, Long> dlqMark = topics.endOffsets(TopicNames.ORDERS_EVENTS_DLQ);
-        Map<TopicPartition, Long> eventsMark = topics.endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> dlqMark = topics.endOffsets(RunNames.ORDERS_EVENTS_DLQ);
+        Map<TopicPartition, Long> eventsMark = topics.endOffsets(RunNames.ORDERS_EVENTS);
         // given: good versions of five orders, counted
         List<Long> ids = reserveOrderIds(stand, 5);
         insertOrders(stand, ids);
@@ -78,8 +78,8 @@ class StreamsDeadLettersIT {
             }
             s.settle();
             // then: one dead letter per bad record, exact, with its origin; ds-streams kept running; its totals = PG
-            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(TopicNames.ORDERS_EVENTS_DLQ, dlqMark);
-            long eventsProduced = injection.since(TopicNames.ORDERS_EVENTS, eventsMark).size();
+            List<ConsumerRecord<byte[], byte[]>> letters = injection.since(RunNames.ORDERS_EVENTS_DLQ, dlqMark);
+            long eventsProduced = injection.since(RunNames.ORDERS_EVENTS, eventsMark).size();
             boolean sameProcess = stand.streams().isAlive() && stand.streams().logText().startsWith(streamsLogBefore);
             recordLetters(e, s, injected, letters, eventsProduced, sameProcess, started);
         }
@@ -125,7 +125,7 @@ class StreamsDeadLettersIT {
         for (int i = 0; i < bad.size(); i++) {
             byte[] value = utf8(bad.get(i).json().formatted(ids.get(i)));
             badValues.add(value);
-            RecordMetadata md = injection.send(TopicNames.ORDERS_EVENTS, Long.toString(ids.get(i)), value, originalHeaders("b2-" + i));
+            RecordMetadata md = injection.send(RunNames.ORDERS_EVENTS, Long.toString(ids.get(i)), value, originalHeaders("b2-" + i));
             caseByOrigin.put(at(md), i);
         }
         return new Injected(ids, caseByOrigin, badValues);
@@ -149,7 +149,7 @@ class StreamsDeadLettersIT {
                 continue;
             }
             reasonByCase.put(i, header(l, DeadLetters.REASON));
-            boolean origin = TopicNames.ORDERS_EVENTS.equals(header(l, DeadLetters.ORIGIN_TOPIC));
+            boolean origin = RunNames.ORDERS_EVENTS.equals(header(l, DeadLetters.ORIGIN_TOPIC));
             boolean headersKept = ("b2-" + i).equals(header(l, CASE_HEADER)) && ("dlq-it-b2-" + i).equals(header(l, TRACE_HEADER));
             boolean bytes = Arrays.equals(l.key(), utf8(Long.toString(ids.get(i))))
                     && Injection.sha256(l.value()).equals(Injection.sha256(badValues.get(i)));

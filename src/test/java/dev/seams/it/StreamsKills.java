@@ -6,8 +6,8 @@ import dev.seams.faults.Sigkill;
 import dev.seams.fixture.StandContext;
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimEvidence;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
-import dev.seams.wire.TopicNames;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,7 +67,7 @@ final class StreamsKills {
         /** @return committed records of the load below the given last stable offsets: the output ds-streams had committed then */
         long committedBelow(Map<TopicPartition, Long> stable) {
             return committed.entrySet().stream().mapToLong(en -> {
-                long lso = stable.getOrDefault(new TopicPartition(TopicNames.CUSTOMER_TOTALS, en.getKey()), Long.MAX_VALUE);
+                long lso = stable.getOrDefault(new TopicPartition(RunNames.CUSTOMER_TOTALS, en.getKey()), Long.MAX_VALUE);
                 return en.getValue().stream().filter(o -> o < lso).count();
             }).sum();
         }
@@ -92,13 +92,13 @@ final class StreamsKills {
         part.figure("frozen_mid_transaction_then_killed", k.openBefore());
         part.figure("open_transaction", k.openTransaction());
         part.figure("open_transaction_partitions", Stream.concat(
-                k.openTotals().entrySet().stream().map(en -> TopicNames.CUSTOMER_TOTALS + "-" + en.getKey().partition() + " " + range(en.getValue())),
+                k.openTotals().entrySet().stream().map(en -> RunNames.CUSTOMER_TOTALS + "-" + en.getKey().partition() + " " + range(en.getValue())),
                 k.openRepartition().entrySet().stream().map(en -> "repartition-" + en.getKey().partition() + " " + range(en.getValue())))
                 .collect(Collectors.joining(", ")));
         part.figure("streams_exit_status", k.exit());
         part.figure("task_corrupted_exception_seen", k.corrupted());
         List<Aborted> mine = aborted.stream().filter(a -> {
-            long[] open = k.openTotals().get(new TopicPartition(TopicNames.CUSTOMER_TOTALS, a.partition()));
+            long[] open = k.openTotals().get(new TopicPartition(RunNames.CUSTOMER_TOTALS, a.partition()));
             return open != null && a.offset() >= open[0] && a.offset() < open[1];
         }).toList();
         part.figure("aborted_records_of_its_transaction", (long) mine.size());
@@ -130,12 +130,12 @@ final class StreamsKills {
     /** customer.totals after {@code start}: committed offsets per partition, and the records only read_uncommitted sees. */
     static Changelog changelogSince(Topics topics, Map<TopicPartition, Long> start) {
         Map<Integer, List<Long>> committed = new TreeMap<>();
-        topics.readFrom(TopicNames.CUSTOMER_TOTALS, COMMITTED, start,
+        topics.readFrom(RunNames.CUSTOMER_TOTALS, COMMITTED, start,
                 r -> committed.computeIfAbsent(r.partition(), p -> new ArrayList<>()).add(r.offset()));
         Set<String> seen = new HashSet<>();
         committed.forEach((p, offsets) -> offsets.forEach(o -> seen.add(p + "@" + o)));
         List<Aborted> aborted = new ArrayList<>();
-        topics.readFrom(TopicNames.CUSTOMER_TOTALS, UNCOMMITTED, start, r -> {
+        topics.readFrom(RunNames.CUSTOMER_TOTALS, UNCOMMITTED, start, r -> {
             if (!seen.contains(r.partition() + "@" + r.offset())) {
                 aborted.add(new Aborted(r.partition(), r.offset(), Integer.parseInt(new String(r.key(), StandardCharsets.UTF_8))));
             }

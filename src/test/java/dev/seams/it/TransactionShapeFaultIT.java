@@ -14,8 +14,8 @@ import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Pg;
 import dev.seams.truth.Rejection;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Totals;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,7 +80,7 @@ class TransactionShapeFaultIT {
             e.figure("orders_of_the_claim", before.values().stream().mapToLong(Totals::orders).sum() + " of " + CUSTOMERS + " customers");
             Map<String, ProcessMemory> atRest = memory(stand, sink);
             String streamsLog = stand.streams().logText();
-            Map<TopicPartition, Long> streamsDlq = s.topics().endOffsets(TopicNames.ORDERS_EVENTS_DLQ);
+            Map<TopicPartition, Long> streamsDlq = s.topics().endOffsets(RunNames.ORDERS_EVENTS_DLQ);
 
             // when: one transaction updates every one of them, FINAL sampled meanwhile
             int updated = pg.execute("UPDATE orders SET amount = amount + " + RAISE + " WHERE " + RANGE);
@@ -124,10 +124,10 @@ class TransactionShapeFaultIT {
                     "after it", "bound (-Xmx + " + ProcessMemory.mib(OFF_HEAP_ALLOWANCE) + ")"), memoryRows);
             e.check("streams_same_process", stand.streams().isAlive() && stand.streams().logText().startsWith(streamsLog))
                     .isTrue("ds-streams: the same process, its log continued");
-            e.check("connector_task_state", new ConnectWorker(stand.connect()).taskStatus(Stand.CONNECTOR).state())
+            e.check("connector_task_state", new ConnectWorker(stand.connect()).taskStatus(RunNames.CONNECTOR).state())
                     .isEqualTo("RUNNING", "the connector task after the transaction");
             e.check("sink_same_process", sink.container().isAlive()).isTrue("the sink process runs on");
-            e.check("streams_dlq_records", Rejection.since(s.topics(), TopicNames.ORDERS_EVENTS_DLQ, streamsDlq).size()).isZero(
+            e.check("streams_dlq_records", Rejection.since(s.topics(), RunNames.ORDERS_EVENTS_DLQ, streamsDlq).size()).isZero(
                     "records ds-streams dead-lettered during the transaction");
         }
         // ... and FINAL = PG

@@ -20,10 +20,10 @@ import dev.seams.sink.SinkSummary;
 import dev.seams.stand.JvmProcess;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
 import dev.seams.wire.CustomerTotals;
-import dev.seams.wire.TopicNames;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,7 +80,7 @@ class TransactionsIT {
         ch.truncate("raw_totals", "customer_totals");
         s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
         Map<Long, Totals> finalBefore = ch.finalTotals();
-        Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> start = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
         Set<Long> customers = s.pg().truth().keySet();
 
         List<Rogue> rogues = new ArrayList<>();
@@ -88,14 +88,14 @@ class TransactionsIT {
             producer.initTransactions();
             producer.beginTransaction();
             for (long customer : customers) {
-                RecordMetadata md = producer.send(new ProducerRecord<>(TopicNames.CUSTOMER_TOTALS, bytes(Long.toString(customer)),
+                RecordMetadata md = producer.send(new ProducerRecord<>(RunNames.CUSTOMER_TOTALS, bytes(Long.toString(customer)),
                         bytes(rogueSnapshot(customer)))).get();
                 rogues.add(new Rogue(customer, md.partition(), md.offset()));
             }
             producer.abortTransaction();
         }
-        Set<String> uncommitted = offsetsOf(topics.recordsSince(TopicNames.CUSTOMER_TOTALS, "read_uncommitted", start));
-        List<ConsumerRecord<byte[], byte[]>> committedSince = topics.recordsSince(TopicNames.CUSTOMER_TOTALS, "read_committed", start);
+        Set<String> uncommitted = offsetsOf(topics.recordsSince(RunNames.CUSTOMER_TOTALS, "read_uncommitted", start));
+        List<ConsumerRecord<byte[], byte[]>> committedSince = topics.recordsSince(RunNames.CUSTOMER_TOTALS, "read_committed", start);
         Set<String> committed = offsetsOf(committedSince);
         SinkSummary run = s.sink(SinkMode.TOTALS, o -> o);
         List<List<String>> raw = ch.rows(RAW_ROWS);
@@ -148,7 +148,7 @@ class TransactionsIT {
         s.settle();
         ch.truncate("raw_totals", "customer_totals");
         s.sink(SinkMode.TOTALS, o -> o.withFromStart(true));
-        Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> start = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
         int timeoutMs = ROGUE_TIMEOUT_MS;
         long customer = 1;
 
@@ -157,21 +157,21 @@ class TransactionsIT {
         Rogue r = pin.rogue();
         long killedAt = pin.killedAt();
         // when: ds-streams writes behind the pin, the sink runs while pinned and again after the coordinator's abort
-        long events = topics.totalEndOffset(TopicNames.ORDERS_EVENTS);
+        long events = topics.totalEndOffset(RunNames.ORDERS_EVENTS);
         List<OrderSeeder.Order> seeded = s.pg().seed(3, 1, 151);   // orders of customer 1: Streams writes after the rogue record
         Pipeline.awaitOrdersEvents(stand, events + seeded.size());
         Totals target = s.pg().truth().get(customer);
         await("ds-streams wrote customer " + customer + "'s snapshot of PG (" + target + ") behind the pinned LSO")
                 .atMost(Duration.ofMinutes(2)).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200))
-                .until(() -> target.equals(lastSnapshot(topics.recordsSince(TopicNames.CUSTOMER_TOTALS, "read_uncommitted", start), r)));
-        TopicPartition pinnedTp = new TopicPartition(TopicNames.CUSTOMER_TOTALS, r.partition());
-        long behindLso = topics.recordsSince(TopicNames.CUSTOMER_TOTALS, "read_uncommitted", start).stream()
+                .until(() -> target.equals(lastSnapshot(topics.recordsSince(RunNames.CUSTOMER_TOTALS, "read_uncommitted", start), r)));
+        TopicPartition pinnedTp = new TopicPartition(RunNames.CUSTOMER_TOTALS, r.partition());
+        long behindLso = topics.recordsSince(RunNames.CUSTOMER_TOTALS, "read_uncommitted", start).stream()
                 .filter(x -> x.partition() == r.partition() && x.offset() > r.offset()).count();
-        long visibleElsewhere = topics.recordsSince(TopicNames.CUSTOMER_TOTALS, "read_committed", start).stream()
+        long visibleElsewhere = topics.recordsSince(RunNames.CUSTOMER_TOTALS, "read_committed", start).stream()
                 .filter(x -> x.partition() != pinnedTp.partition()).count();
         SinkSummary whilePinned = s.sink(SinkMode.TOTALS, o -> o);
         long stableAfterRun = e.figure("last_stable_offset_after_sink_run_while_pinned",
-                partitionOf(probe.describe("ds-sink", TopicNames.CUSTOMER_TOTALS), r.partition()).lastStable());
+                partitionOf(probe.describe(RunNames.SINK_GROUP, RunNames.CUSTOMER_TOTALS), r.partition()).lastStable());
         if (stableAfterRun > r.offset()) {
             e.unverified("the coordinator aborted the hanging transaction before the sink run 'while pinned' ended "
                     + "(LSO " + stableAfterRun + " past the rogue record " + r.at() + "): that run may have read past the pin");
@@ -187,12 +187,12 @@ class TransactionsIT {
 
         await("the coordinator aborts the hanging transaction").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(200))
                 .until(() -> {
-                    PartitionLag p = partitionOf(probe.describe("ds-sink", TopicNames.CUSTOMER_TOTALS), r.partition());
+                    PartitionLag p = partitionOf(probe.describe(RunNames.SINK_GROUP, RunNames.CUSTOMER_TOTALS), r.partition());
                     return p.lastStable() == p.logEnd();
                 });
         double pinnedSeconds = e.figure("lso_pinned_seconds_after_kill", Math.round((System.nanoTime() - killedAt) / 1e8) / 10.0);
-        List<ConsumerRecord<byte[], byte[]>> committedSince = topics.recordsSince(TopicNames.CUSTOMER_TOTALS, "read_committed", start);
-        boolean seenUncommitted = offsetsOf(topics.recordsSince(TopicNames.CUSTOMER_TOTALS, "read_uncommitted", start)).contains(r.at());
+        List<ConsumerRecord<byte[], byte[]>> committedSince = topics.recordsSince(RunNames.CUSTOMER_TOTALS, "read_committed", start);
+        boolean seenUncommitted = offsetsOf(topics.recordsSince(RunNames.CUSTOMER_TOTALS, "read_uncommitted", start)).contains(r.at());
         boolean seenCommitted = offsetsOf(committedSince).contains(r.at());
         SinkSummary after = s.sink(SinkMode.TOTALS, o -> o);
         long rogueRows = rogueRows(ch.rows(RAW_ROWS), r);
@@ -230,7 +230,7 @@ class TransactionsIT {
      */
     private static Pinned pinByKilledProducer(ClaimEvidence e, Stand stand, LagProbe probe, long customer, int timeoutMs) {
         JvmProcess rogue = new JvmProcess("rogue-transaction", RogueTransaction.class.getName(),
-                List.of(stand.bootstrapServers(), TopicNames.CUSTOMER_TOTALS, Long.toString(customer), rogueSnapshot(customer),
+                List.of(stand.bootstrapServers(), RunNames.CUSTOMER_TOTALS, Long.toString(customer), rogueSnapshot(customer),
                         Integer.toString(timeoutMs)), Project.root().resolve("target/stand-logs"));
         rogue.start();
         rogue.awaitOutput("rogue: transaction open", Duration.ofMinutes(2));
@@ -242,7 +242,7 @@ class TransactionsIT {
         }
         Rogue r = new Rogue(customer, Integer.parseInt(at.group(1)), Long.parseLong(at.group(2)));
         e.figure("rogue_record_at", r.at());
-        PartitionLag pinned = partitionOf(probe.describe("ds-sink", TopicNames.CUSTOMER_TOTALS), r.partition());
+        PartitionLag pinned = partitionOf(probe.describe(RunNames.SINK_GROUP, RunNames.CUSTOMER_TOTALS), r.partition());
         e.figure("pinned_last_stable_offset", pinned.lastStable());
         e.figure("pinned_log_end_offset", pinned.logEnd());
         if (pinned.lastStable() > r.offset()) {

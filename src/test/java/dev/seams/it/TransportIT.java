@@ -18,9 +18,9 @@ import dev.seams.sinks.SinkTrait;
 import dev.seams.stand.Stand;
 import dev.seams.truth.Partitioning;
 import dev.seams.truth.Rejection;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.wire.CustomerTotals;
-import dev.seams.wire.TopicNames;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
@@ -88,13 +88,13 @@ class TransportIT {
                 + ", 1.00 + g FROM generate_series(0, " + (3 * CUSTOMERS - 1) + ") g");
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());
-        Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> start = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
         Partitioning before = Partitioning.of(topics, Map.of());
 
-        int partitionsBefore = e.figure("partitions_before", TopicAdmin.of(stand).increasePartitions(TopicNames.CUSTOMER_TOTALS, PARTITIONS_AFTER));
+        int partitionsBefore = e.figure("partitions_before", TopicAdmin.of(stand).increasePartitions(RunNames.CUSTOMER_TOTALS, PARTITIONS_AFTER));
         await("customer.totals has " + PARTITIONS_AFTER + " partitions").atMost(Duration.ofSeconds(30))
-                .until(() -> topics.partitionCount(TopicNames.CUSTOMER_TOTALS) == PARTITIONS_AFTER);
-        e.check("partitions_after", topics.partitionCount(TopicNames.CUSTOMER_TOTALS)).isEqualTo(PARTITIONS_AFTER,
+                .until(() -> topics.partitionCount(RunNames.CUSTOMER_TOTALS) == PARTITIONS_AFTER);
+        e.check("partitions_after", topics.partitionCount(RunNames.CUSTOMER_TOTALS)).isEqualTo(PARTITIONS_AFTER,
                 "customer.totals partitions after createPartitions");
         Round first = round(s);
         Map<Long, String> movedFirst = first.written().movedFrom(before);
@@ -144,7 +144,7 @@ class TransportIT {
 
     /** Inserts one 1.00 order for every customer PostgreSQL has and waits until ds-streams wrote their snapshots. */
     private static Round round(StandContext s) {
-        Map<TopicPartition, Long> mark = s.topics().endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> mark = s.topics().endOffsets(RunNames.CUSTOMER_TOTALS);
         int customers = s.pg().execute("INSERT INTO orders (customer_id, amount) SELECT DISTINCT customer_id, 1.00 FROM orders");
         s.settle();
         return new Round(customers, Partitioning.of(s.topics(), mark));
@@ -184,11 +184,11 @@ class TransportIT {
     private static void misKeyedRecordGoesToTheDlq(ClaimEvidence e, StandContext s) {
         Topics topics = s.topics();
         try (Injection injection = Injection.open(s.stand())) {
-            Map<TopicPartition, Long> dlqMark = topics.endOffsets(TopicNames.CUSTOMER_TOTALS_DLQ);
+            Map<TopicPartition, Long> dlqMark = topics.endOffsets(RunNames.CUSTOMER_TOTALS_DLQ);
             byte[] value = new CustomerTotals(VALUE_CUSTOMER, 999, new BigDecimal("999999.99"), 1_000_000).toJsonBytes();
-            RecordMetadata sent = injection.send(TopicNames.CUSTOMER_TOTALS, Integer.toString(KEY_CUSTOMER), value, null);
+            RecordMetadata sent = injection.send(RunNames.CUSTOMER_TOTALS, Integer.toString(KEY_CUSTOMER), value, null);
             SinkSummary run = s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());
-            List<Rejection> letters = Rejection.since(topics, TopicNames.CUSTOMER_TOTALS_DLQ, dlqMark);
+            List<Rejection> letters = Rejection.since(topics, RunNames.CUSTOMER_TOTALS_DLQ, dlqMark);
             e.figure("mis_keyed_summary", run.line());
             e.check("mis_keyed_dead_letters", letters.size()).isEqualTo(1, "dead letters of the sink run that read the mis-keyed record");
             e.check("mis_keyed_dlq_origin", letters.isEmpty() ? "-" : letters.get(0).originPartition() + "@" + letters.get(0).originOffset())

@@ -14,14 +14,13 @@ import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkMode;
-import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.sinks.SinkTrait;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Partitioning;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
-import dev.seams.wire.TopicNames;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -76,15 +75,15 @@ class VersionTieIT {
 
         // 2. the sink's versions do not tie: after a --dup run and a replay of this test's records
         s.settle();
-        Map<TopicPartition, Long> start = topics.endOffsets(TopicNames.CUSTOMER_TOTALS);
+        Map<TopicPartition, Long> start = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
         int seeded = s.pg().seed(20, 5, 66).size();
         s.settle();
         Partitioning window = Partitioning.of(topics, start);
         Partitioning whole = Partitioning.of(topics, Map.of());
         ch.truncate("raw_totals", "customer_totals");
-        Pipeline.resetSinkGroup(s.stand(), SinkOptions.DEFAULT_GROUP, start);
+        Pipeline.resetSinkGroup(s.stand(), RunNames.SINK_GROUP, start);
         SinkSummary dup = s.sink(SinkMode.TOTALS, o -> o.withDup(true));
-        Pipeline.resetSinkGroup(s.stand(), SinkOptions.DEFAULT_GROUP, start);
+        Pipeline.resetSinkGroup(s.stand(), RunNames.SINK_GROUP, start);
         SinkSummary replay = s.sink(SinkMode.TOTALS, o -> o);
         List<List<String>> sinkTies = ch.rows(TIES_SQL.formatted("raw_totals"));
         long duplicatedVersions = ch.scalar("SELECT count() FROM (SELECT customer_id, version FROM raw_totals "

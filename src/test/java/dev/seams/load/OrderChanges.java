@@ -4,11 +4,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seams.seed.OrderSeeder;
 import dev.seams.truth.Endpoints;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
 import dev.seams.wire.InvalidJsonException;
 import dev.seams.wire.OrderEvent;
-import dev.seams.wire.TopicNames;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -122,9 +122,9 @@ public final class OrderChanges {
     }
 
     private static OrderChanges read(Topics topics, Map<TopicPartition, Long> start, long watermark) {
-        Map<TopicPartition, Long> end = topics.endOffsets(TopicNames.ORDERS_EVENTS);
+        Map<TopicPartition, Long> end = topics.endOffsets(RunNames.ORDERS_EVENTS);
         List<ConsumerRecord<byte[], byte[]>> mine = new ArrayList<>();
-        topics.readFrom(TopicNames.ORDERS_EVENTS, "read_committed", start, r -> {
+        topics.readFrom(RunNames.ORDERS_EVENTS, "read_committed", start, r -> {
             OrderEvent event;
             try {
                 event = OrderEvent.ofValue(r.value());
@@ -137,7 +137,7 @@ public final class OrderChanges {
         });
         mine.sort(Comparator.<ConsumerRecord<byte[], byte[]>>comparingInt(ConsumerRecord::partition)
                 .thenComparingLong(ConsumerRecord::offset));
-        return new OrderChanges(TopicNames.ORDERS_EVENTS, start, end, mine);
+        return new OrderChanges(RunNames.ORDERS_EVENTS, start, end, mine);
     }
 
     /**

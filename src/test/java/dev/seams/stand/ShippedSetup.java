@@ -3,6 +3,7 @@ package dev.seams.stand;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.project.Project;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.RunNames;
 import dev.seams.wire.TopicNames;
 import io.debezium.testing.testcontainers.DebeziumContainer;
 import java.io.IOException;
@@ -59,11 +60,11 @@ final class ShippedSetup {
     static void createTopics(Admin admin, short replicas) {
         try {
             admin.createTopics(List.of(
-                    new NewTopic(TopicNames.ORDERS_EVENTS, Stand.PARTITIONS, replicas),
-                    new NewTopic(TopicNames.CUSTOMER_TOTALS, Stand.PARTITIONS, replicas),
-                    new NewTopic(TopicNames.CUSTOMER_TOTALS_DLQ, 1, replicas),
-                    new NewTopic(TopicNames.ORDERS_EVENTS_DLQ, 1, replicas),
-                    new NewTopic(Stand.HEARTBEAT, 1, replicas))).all().get();
+                    new NewTopic(RunNames.ORDERS_EVENTS, Stand.PARTITIONS, replicas),
+                    new NewTopic(RunNames.CUSTOMER_TOTALS, Stand.PARTITIONS, replicas),
+                    new NewTopic(RunNames.CUSTOMER_TOTALS_DLQ, 1, replicas),
+                    new NewTopic(RunNames.ORDERS_EVENTS_DLQ, 1, replicas),
+                    new NewTopic(RunNames.HEARTBEAT, 1, replicas))).all().get();
         } catch (Exception e) {
             throw new IllegalStateException("cannot create topics", e);
         }

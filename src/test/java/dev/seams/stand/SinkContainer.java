@@ -3,10 +3,10 @@ package dev.seams.stand;
 import dev.seams.cli.options.Secrets;
 import dev.seams.project.Project;
 import dev.seams.sink.SinkCrash;
-import dev.seams.sink.SinkOptions;
 import dev.seams.sinks.SinkUnderTest;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Groups;
+import dev.seams.truth.RunNames;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -66,7 +66,7 @@ public final class SinkContainer implements AutoCloseable {
         List<String> args = new ArrayList<>(List.of("sink", "--bootstrap-servers", stand.kafkaOnNetwork(),
                 "--clickhouse", "http://clickhouse:8123", "--clickhouse-user", stand.clickhouseTarget().user(),
                 "--clickhouse-database", stand.clickhouseTarget().database(), "--mode", "totals",
-                "--group", SinkOptions.DEFAULT_GROUP));
+                "--group", RunNames.SINK_GROUP));
         args.addAll(options);
         if (crash != null) {
             args.addAll(List.of("--crash-at", crash.cliName(), "--crash-trigger", crashTrigger.toString()));
@@ -90,7 +90,7 @@ public final class SinkContainer implements AutoCloseable {
         Groups groups = Groups.of(stand.admin());
         List<String> old;
         try {
-            old = groups.look(SinkOptions.DEFAULT_GROUP).memberIds();
+            old = groups.look(RunNames.SINK_GROUP).memberIds();
         } catch (RuntimeException e) {   // the group does not exist yet
             old = List.of();
         }
@@ -98,7 +98,7 @@ public final class SinkContainer implements AutoCloseable {
         process.start();
         org.awaitility.Awaitility.await("the sink process holds its partitions").atMost(Duration.ofMinutes(2))
                 .pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                .until(() -> groups.look(SinkOptions.DEFAULT_GROUP).heldByNewMember(gone));
+                .until(() -> groups.look(RunNames.SINK_GROUP).heldByNewMember(gone));
     }
 
     /** @return the current (or last) start's output so far */
@@ -120,6 +120,6 @@ public final class SinkContainer implements AutoCloseable {
     @Override
     public void close() {
         process.stop();
-        Groups.of(stand.admin()).removeAllMembers(SinkOptions.DEFAULT_GROUP);
+        Groups.of(stand.admin()).removeAllMembers(RunNames.SINK_GROUP);
     }
 }

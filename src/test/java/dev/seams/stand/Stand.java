@@ -7,6 +7,7 @@ import dev.seams.project.Project;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Endpoints;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import io.debezium.testing.testcontainers.DebeziumContainer;
 import java.nio.file.Path;
@@ -47,19 +48,12 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 public final class Stand implements Endpoints {
 
     /**
-     * The shipped connector's heartbeat topic ({@code topic.heartbeat.prefix}.{@code topic.prefix}; claim B14 "wal
-     * retention"): created with the others, as a cluster without automatic topic creation needs it (docs/source.md).
-     */
-    public static final String HEARTBEAT = "__debezium-heartbeat.seams";
-    /**
      * Partitions the two data topics are created with. {@code orders.events} keeps them;
      * {@code customer.totals} is given twice as many by claim B10 ({@code it/TransportIT}) and keeps
      * them for every later claim, so nothing may assume this count for {@code customer.totals}: read
      * its partitions from the broker ({@link Topics#partitionCount}, {@link Topics#endOffsets}).
      */
     public static final int PARTITIONS = 3;
-    /** Connector name in Kafka Connect. */
-    public static final String CONNECTOR = "orders-connector";
 
     private static final Logger LOG = LoggerFactory.getLogger(Stand.class);
     private static final String LABEL = JvmContainer.LABEL;
@@ -173,7 +167,7 @@ public final class Stand implements Endpoints {
             streams.start();
         }, threads);
         CompletableFuture<Void> connector = CompletableFuture.allOf(worker, pg, broker).thenRunAsync(
-                () -> ShippedSetup.registerConnector(connect, CONNECTOR, connectorConfig()), threads);
+                () -> ShippedSetup.registerConnector(connect, RunNames.CONNECTOR, connectorConfig()), threads);
         try {
             CompletableFuture.allOf(pg, ch, broker, worker, streamsUp, connector).join();
         } catch (CompletionException e) {

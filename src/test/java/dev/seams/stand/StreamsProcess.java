@@ -1,8 +1,8 @@
 package dev.seams.stand;
 
 import dev.seams.project.Project;
-import dev.seams.streams.StreamsSettings;
 import dev.seams.truth.Groups;
+import dev.seams.truth.RunNames;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -157,7 +157,7 @@ public final class StreamsProcess {
      */
     public synchronized void stop() {
         process.stop();
-        Groups.of(stand.admin()).removeAllMembers(StreamsSettings.APPLICATION_ID);
+        Groups.of(stand.admin()).removeAllMembers(RunNames.STREAMS_GROUP);
     }
 
     /**

@@ -4,11 +4,10 @@ import dev.seams.check.Reconciliation;
 import dev.seams.cli.BuildVersion;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.ClickHouseTarget;
-import dev.seams.sink.SinkOptions;
 import dev.seams.stand.Images;
 import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
-import dev.seams.wire.TopicNames;
+import dev.seams.truth.RunNames;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -176,18 +175,18 @@ public final class StandUp implements Callable<Integer> {
         out.printf("seams stand up: profile %s, up in %.1f s%n", stand.profile(), stand.startSeconds());
         out.printf("  PostgreSQL   %s  user %s, password %s (table orders)%n", stand.sourceJdbcUrl(), stand.pgUser(),
                 stand.pgPassword());
-        out.printf("  Kafka        %s  topics %s, %s, %s%n", stand.bootstrapServers(), TopicNames.ORDERS_EVENTS,
-                TopicNames.CUSTOMER_TOTALS, TopicNames.CUSTOMER_TOTALS_DLQ);
-        out.printf("  Connect      %s  connector %s%n", stand.connect().getTarget(), Stand.CONNECTOR);
+        out.printf("  Kafka        %s  topics %s, %s, %s%n", stand.bootstrapServers(), RunNames.ORDERS_EVENTS,
+                RunNames.CUSTOMER_TOTALS, RunNames.CUSTOMER_TOTALS_DLQ);
+        out.printf("  Connect      %s  connector %s%n", stand.connect().getTarget(), RunNames.CONNECTOR);
         out.printf("  ClickHouse   %s  database %s, user %s, password %s (customer_totals)%n", ch.endpoint(), ch.database(),
                 ch.user(), ch.password());
         out.printf("  ds-streams and the sink (group %s) run in containers; their logs: target/stand-logs/%n",
-                SinkOptions.DEFAULT_GROUP);
+                RunNames.SINK_GROUP);
         out.printf("Try:%n");
         out.printf("  docker exec -it -e PGPASSWORD=%s %s psql -h localhost -U %s %s -c \"INSERT INTO orders (customer_id, amount) "
                 + "VALUES (7, 12.50)\"%n", stand.pgPassword(), pg, stand.pgUser(), stand.sourceDatabase());
         out.printf("  docker exec -it %s /opt/kafka/bin/kafka-console-consumer.sh --bootstrap-server %s --topic %s "
-                + "--from-beginning --isolation-level read_committed --property print.key=true%n", kafka, stand.kafkaOnNetwork(), TopicNames.CUSTOMER_TOTALS);
+                + "--from-beginning --isolation-level read_committed --property print.key=true%n", kafka, stand.kafkaOnNetwork(), RunNames.CUSTOMER_TOTALS);
         out.printf("  docker exec -it %s clickhouse-client --user %s --password %s -d %s -q \"SELECT * FROM customer_totals "
                 + "FINAL ORDER BY customer_id\"%n", clickhouse, ch.user(), ch.password(), ch.database());
         out.flush();

@@ -1,9 +1,10 @@
 package dev.seams.streams;
 
-import dev.seams.kafka.KafkaClientConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.seams.kafka.KafkaClientConfig;
+import dev.seams.wire.TopicNames;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -36,7 +37,7 @@ class StreamsSettingsTest {
     @Test
     void cacheStaticMembershipAndSessionTimeoutAreSettings() {
         Properties props = StreamsSettings.properties(new StreamsOptions("ds-streams", "b:1", STATE, 10_485_760L, "streams-1",
-                Duration.ofSeconds(10), KafkaClientConfig.NONE));
+                Duration.ofSeconds(10), KafkaClientConfig.NONE, TopicNames.SHIPPED));
 
         assertThat(props.get(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG)).isEqualTo(10_485_760L);
         assertThat(props.get(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))).isEqualTo("streams-1");
@@ -48,20 +49,31 @@ class StreamsSettingsTest {
 
     @Test
     void aNegativeCacheIsRefused() {
-        assertThatThrownBy(() -> new StreamsOptions("a", "b:1", STATE, -1, null, null, KafkaClientConfig.NONE))
+        assertThatThrownBy(() -> new StreamsOptions("a", "b:1", STATE, -1, null, null, KafkaClientConfig.NONE,
+                TopicNames.SHIPPED))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("--cache-max-bytes must be >= 0, got -1");
     }
 
     @Test
     void theUsersKafkaConfigReachesEveryClientButNotTheExactlyOnceSettings() {
         Properties props = StreamsSettings.properties(new StreamsOptions("ds-streams", "b:1", STATE, 0, null, null,
-                new KafkaClientConfig(Map.of("security.protocol", "SASL_SSL"))));
+                new KafkaClientConfig(Map.of("security.protocol", "SASL_SSL")), TopicNames.SHIPPED));
 
         assertThat(new StreamsConfig(props).getMainConsumerConfigs("ds-streams", "c", 0))
                 .containsEntry("security.protocol", "SASL_SSL");
         assertThat(new StreamsConfig(props).getProducerConfigs("p")).containsEntry("security.protocol", "SASL_SSL");
         assertThatThrownBy(() -> StreamsSettings.properties(new StreamsOptions("ds-streams", "b:1", STATE, 0, null, null,
-                new KafkaClientConfig(Map.of(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, "at_least_once")))))
+                new KafkaClientConfig(Map.of(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, "at_least_once")), TopicNames.SHIPPED)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("processing.guarantee");
+    }
+
+    @Test
+    void aTopicPrefixNamesTheDeadLetterTopic() {
+        Properties props = StreamsSettings.properties(new StreamsOptions("run7_ds-streams", "b:1", STATE, 0, null, null,
+                KafkaClientConfig.NONE, new TopicNames("run7_")));
+
+        assertThat(props.get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG)).isEqualTo("run7_orders.events.dlq");
+        assertThat(StreamsSettings.properties("b:1", STATE).get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG))
+                .as("the shipped name without a prefix").isEqualTo(TopicNames.ORDERS_EVENTS_DLQ);
     }
 }

@@ -274,6 +274,17 @@ class TotalsTopologyTest {
                 .contains("topic: customer.totals");
     }
 
+    @Test
+    void aTopicPrefixRenamesTheInputAndOutputOnly() {
+        String description = TotalsTopology.build(new TopicNames("run7_")).describe().toString();
+
+        assertThat(description)
+                .contains("topics: [run7_orders.events]")
+                .contains("topic: run7_customer.totals")
+                .as("internal topics take the application id's prefix from Kafka Streams, not this one")
+                .contains("topic: orders-by-customer-repartition");
+    }
+
     private static Map<String, String> lastPerCustomer(List<KeyValue<String, String>> records) {
         Map<String, String> last = new HashMap<>();
         records.forEach(r -> last.put(r.key, r.value));

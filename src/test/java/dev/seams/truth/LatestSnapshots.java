@@ -1,7 +1,6 @@
 package dev.seams.truth;
 
 import dev.seams.wire.CustomerTotals;
-import dev.seams.wire.TopicNames;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -60,10 +59,10 @@ final class LatestSnapshots {
      */
     synchronized Map<Long, CustomerTotals> read() {
         try {
-            TopicDescription topic = admin.describeTopics(List.of(TopicNames.CUSTOMER_TOTALS)).allTopicNames().get()
-                    .get(TopicNames.CUSTOMER_TOTALS);
+            TopicDescription topic = admin.describeTopics(List.of(RunNames.CUSTOMER_TOTALS)).allTopicNames().get()
+                    .get(RunNames.CUSTOMER_TOTALS);
             List<TopicPartition> partitions = topic.partitions().stream()
-                    .map(p -> new TopicPartition(TopicNames.CUSTOMER_TOTALS, p.partition())).toList();
+                    .map(p -> new TopicPartition(RunNames.CUSTOMER_TOTALS, p.partition())).toList();
             Map<TopicPartition, Long> start = earliest(partitions);
             if (!topic.topicId().equals(topicId) || !start.equals(logStart)) {
                 topicId = topic.topicId();
@@ -79,7 +78,7 @@ final class LatestSnapshots {
             throw new IllegalStateException(e);
         } catch (ExecutionException | RuntimeException e) {
             topicId = null;   // read everything again next time
-            throw e instanceof RuntimeException r ? r : new IllegalStateException("cannot read " + TopicNames.CUSTOMER_TOTALS, e);
+            throw e instanceof RuntimeException r ? r : new IllegalStateException("cannot read " + RunNames.CUSTOMER_TOTALS, e);
         }
     }
 
@@ -104,7 +103,7 @@ final class LatestSnapshots {
             long deadline = System.nanoTime() + READ_TIMEOUT.toNanos();
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read " + TopicNames.CUSTOMER_TOTALS + " to its end offsets " + ends);
+                    throw new IllegalStateException("could not read " + RunNames.CUSTOMER_TOTALS + " to its end offsets " + ends);
                 }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
                     merge(record);

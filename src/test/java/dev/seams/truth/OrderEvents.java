@@ -1,7 +1,6 @@
 package dev.seams.truth;
 
 import dev.seams.wire.OrderEvent;
-import dev.seams.wire.TopicNames;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +45,7 @@ public final class OrderEvents {
      */
     public static List<Event> read(Topics topics, Map<TopicPartition, Long> from) {
         List<Event> events = new ArrayList<>();
-        topics.readFrom(TopicNames.ORDERS_EVENTS, "read_committed", from, r -> events.add(event(r)));
+        topics.readFrom(RunNames.ORDERS_EVENTS, "read_committed", from, r -> events.add(event(r)));
         return events;
     }
 

@@ -2,7 +2,6 @@ package dev.seams.truth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.seams.wire.TopicNames;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -34,7 +33,7 @@ public record Partitioning(Map<Long, Set<Integer>> partitionsByCustomer, long re
     public static Partitioning of(Topics topics, Map<TopicPartition, Long> from) {
         Map<Long, Set<Integer>> partitions = new TreeMap<>();
         long[] counts = new long[2];
-        topics.readAll(TopicNames.CUSTOMER_TOTALS, "read_committed", r -> {
+        topics.readAll(RunNames.CUSTOMER_TOTALS, "read_committed", r -> {
             if (r.offset() < from.getOrDefault(new TopicPartition(r.topic(), r.partition()), 0L) || r.value() == null) {
                 return;
             }

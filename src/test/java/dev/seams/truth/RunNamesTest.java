@@ -1,0 +1,42 @@
+package dev.seams.truth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** The run's names: shipped on the suite's own stand, prefixed on an existing one (docs/stand.md). */
+class RunNamesTest {
+
+    private static final Instant NOW = Instant.ofEpochSecond(1_765_000_000L);
+
+    @Test
+    void theSuitesOwnStandRunsTheShippedNames() {
+        assertThat(RunNames.prefix("local", null, NOW)).isEmpty();
+        assertThat(RunNames.PREFIX).as("this unit-test JVM names no stand").isEmpty();
+        assertThat(RunNames.CUSTOMER_TOTALS).isEqualTo("customer.totals");
+        assertThat(RunNames.STREAMS_GROUP).isEqualTo("ds-streams");
+        assertThat(RunNames.SINK_GROUP).isEqualTo("ds-sink");
+        assertThat(RunNames.CONNECTOR).isEqualTo("orders-connector");
+        assertThat(RunNames.HEARTBEAT).isEqualTo("__debezium-heartbeat.seams");
+    }
+
+    @Test
+    void anExternalStandTakesTheGivenPrefixOrMakesOne() {
+        assertThat(RunNames.prefix("external", "ci7_", NOW)).isEqualTo("ci7_");
+        assertThat(RunNames.prefix("external", null, NOW)).isEqualTo("seams_" + Long.toString(1_765_000_000L, 36) + "_");
+    }
+
+    @Test
+    void aPrefixASlotCannotHoldIsRefused() {
+        assertThatThrownBy(() -> RunNames.prefix("external", "CI-7.", NOW)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'CI-7.'");
+    }
+
+    @Test
+    void aPrefixOnTheSuitesOwnStandOrAnUnknownStandIsRefused() {
+        assertThatThrownBy(() -> RunNames.prefix("local", "ci7_", NOW)).hasMessageContaining("external only");
+        assertThatThrownBy(() -> RunNames.prefix("k8s", null, NOW)).hasMessageContaining("local or external");
+    }
+}
