@@ -11,10 +11,10 @@ import dev.seams.faults.FaultSchedule.Shot;
 import dev.seams.fixture.Pipeline;
 import dev.seams.fixture.StandContext;
 import dev.seams.load.OrderLoad;
-import dev.seams.project.Project;
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimCatalog;
 import dev.seams.report.ClaimEvidence;
+import dev.seams.report.ReportWriter;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
@@ -46,7 +46,7 @@ import org.awaitility.core.ConditionTimeoutException;
  * the faults that must cause one).
  *
  * <p>The totals sink is the test's {@code SinkContainer} (the fault target); the orders
- * ({@code dedup-demo}) sink runs in this JVM beside it for the whole run, group {@value #ORDERS_GROUP},
+ * ({@code dedup-demo}) sink runs in this JVM beside it for the whole run, group {@code ds-sink-orders},
  * so it suffers the ClickHouse and broker faults too.
  */
 public final class FaultMatrix {
@@ -68,7 +68,7 @@ public final class FaultMatrix {
     /** Where a quick run injects its fault. */
     public static final double[] QUICK_POINTS = {0.5};
     /** The orders sink's group (mode dedup-demo into order_dedup). */
-    public static final String ORDERS_GROUP = "ds-sink-orders";
+    public static final String ORDERS_GROUP = RunNames.of("ds-sink-orders");
 
     private static final Duration RECOVERY_WAIT = Duration.ofMinutes(4);
     /** How often the chart's lags and the rows in raw_totals are sampled, milliseconds. */
@@ -207,7 +207,7 @@ public final class FaultMatrix {
         }
         String claim = ClaimCatalog.claimId(e.id());
         String chart = claim.toLowerCase(java.util.Locale.ROOT) + "-" + plan.name() + "-lag.svg";
-        lags.writeChart(Project.root().resolve("reports").resolve(chart), claim + " " + plan.name() + ": lag and rows in raw_totals, "
+        lags.writeChart(ReportWriter.runDir().resolve(chart), claim + " " + plan.name() + ": lag and rows in raw_totals, "
                 + "the fault injected and healed at " + java.util.Arrays.stream(plan.points()).mapToObj(FaultSchedule::percent)
                 .collect(Collectors.joining("/")) + " of the load");
         e.chart(chart, "Lag over time and rows stored in raw_totals, " + plan.name() + " (red: injected, green: healed)");

@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.seams.fixture.Pipeline;
-import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.Futures;
 import dev.seams.truth.Pg;
 import dev.seams.truth.RunNames;
@@ -60,7 +60,7 @@ public final class Injection implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Stand stand;
+    private final Endpoints stand;
     private final Topics topics;
     private final KafkaProducer<byte[], byte[]> producer;
     private final Map<TopicPartition, Long> totalsEnd = new HashMap<>();
@@ -69,7 +69,7 @@ public final class Injection implements AutoCloseable {
     /** ds-streams' highest version per customer when the injection opened. */
     private final Map<Long, Long> opened;
 
-    private Injection(Stand stand) {
+    private Injection(Endpoints stand) {
         this.stand = stand;
         this.topics = stand.topics();
         Properties props = new Properties();
@@ -88,7 +88,7 @@ public final class Injection implements AutoCloseable {
      * @param stand the running stand (settled: nothing is flowing)
      * @return the injection; close it, also when the test fails
      */
-    public static Injection open(Stand stand) {
+    public static Injection open(Endpoints stand) {
         Injection injection = new Injection(stand);
         injection.topics.resetGroup(RunNames.SINK_GROUP, injection.topics.endOffsets(RunNames.CUSTOMER_TOTALS));
         return injection;

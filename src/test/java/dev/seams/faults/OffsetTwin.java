@@ -22,7 +22,7 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The twin of B5's offset sampler ({@link OffsetSampler}: the sink's committed offsets never pass a record ClickHouse
  * does not hold), run beside the real sink on the same load and the same fault: the sink in this JVM, group
- * {@value #GROUP}, writing into empty copies of the tables in the scratch database {@value #DATABASE}, with the
+ * {@code ds-sink-offset-twin}, writing into empty copies of the tables in the scratch database {@code offset_twin}, with the
  * TEST-ONLY fault {@link OffsetFault#COMMIT_BEFORE_WRITE} — each batch's offsets committed before its insert. While
  * ClickHouse is down its committed offsets run ahead of what its {@code raw_totals} holds, and its own sampler must
  * say so: a detector shown to fire in the same run (docs/claims.md "Negative control").
@@ -37,9 +37,9 @@ import org.apache.kafka.common.TopicPartition;
 public final class OffsetTwin implements AutoCloseable {
 
     /** The twin's consumer group on {@code customer.totals}. */
-    public static final String GROUP = "ds-sink-offset-twin";
+    public static final String GROUP = RunNames.of("ds-sink-offset-twin");
     /** The scratch database of its tables. */
-    public static final String DATABASE = "offset_twin";
+    public static final String DATABASE = RunNames.of("offset_twin");
     /** Its ClickHouse request timeout, the real fault sink's. */
     private static final Duration CLICKHOUSE_TIMEOUT = Duration.ofSeconds(5);
 

@@ -3,6 +3,7 @@ package dev.seams.inbox;
 import dev.seams.load.OrderChanges;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.truth.Endpoints;
+import dev.seams.truth.RunNames;
 import dev.seams.truth.Totals;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -23,7 +24,7 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * The inbox sink's target as a claim test reads it (claim B4): one schema of the database
- * {@value #DATABASE} on the stand's PostgreSQL server, so the source {@code orders} table and
+ * {@code ledger} on the stand's PostgreSQL server, so the source {@code orders} table and
  * Debezium's publication are untouched. Each test run gets a fresh schema; the sink process
  * creates its tables there ({@code currentSchema} in its JDBC URL). Every read is scoped to what
  * the test needs (the order ids of its load, the positions of its topic), never to what other
@@ -32,7 +33,7 @@ import org.apache.kafka.common.TopicPartition;
 public final class LedgerDb {
 
     /** The target database, created on first use. */
-    public static final String DATABASE = "ledger";
+    public static final String DATABASE = RunNames.of("ledger");
 
     private final String url;
     private final String user;
@@ -49,7 +50,7 @@ public final class LedgerDb {
     }
 
     /**
-     * Creates database {@value #DATABASE} if it does not exist, and drops and re-creates the schema.
+     * Creates database {@code ledger} if it does not exist, and drops and re-creates the schema.
      *
      * @param schema a lower-case SQL identifier, e.g. {@code b4_after_db_commit_inbox}
      * @param topic  the topic the sink consumes (selects the keys table)

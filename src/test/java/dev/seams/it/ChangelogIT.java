@@ -53,7 +53,7 @@ class ChangelogIT {
         e.check("raw_totals_count", ch.scalar(RAW_COUNT)).isEqualTo(changelog, "raw_totals rows vs changelog records consumed");
         e.check("final_sum", Pg.sum(ch.finalTotals()).toPlainString()).isEqualTo(Pg.sum(truth).toPlainString(),
                 "grand total of FINAL vs PG (the per-customer reconciliation decides)");
-        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL");
+        Reconciliation.customerTotalsFinal(s.endpoints()).record(e, "PostgreSQL vs customer_totals FINAL");
     }
 
     @Test
@@ -122,7 +122,7 @@ class ChangelogIT {
         e.check("sink_inserted", run.inserted()).isEqualTo(newRecords.get(), "the sink inserts exactly the new records, no re-reads");
         e.figure("raw_totals_before", rawBefore);
         e.check("raw_totals_after", ch.scalar(RAW_COUNT)).isEqualTo(rawBefore + newRecords.get(), "raw_totals grows by the new records");
-        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL after the incremental run");
+        Reconciliation.customerTotalsFinal(s.endpoints()).record(e, "PostgreSQL vs customer_totals FINAL after the incremental run");
     }
 
     @Test
@@ -151,7 +151,7 @@ class ChangelogIT {
         e.negativeControl("raw_twin_duplicate_rows", rawAfter - topicRecords, Anomaly.DUPLICATE,
                 "raw_totals (MergeTree, no dedup) holds the replay's duplicates");
         e.check("final_rows_identical", finalAfter.equals(finalBefore)).isTrue("every customer's FINAL row, byte for byte, before vs after the replay");
-        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL after the replay");
+        Reconciliation.customerTotalsFinal(s.endpoints()).record(e, "PostgreSQL vs customer_totals FINAL after the replay");
         e.table("customer_totals FINAL after the replay (customer, orders, total, version)",
                 List.of("customer_id", "orders", "total", "version"), finalAfter.stream().map(r -> List.<Object>copyOf(r)).toList());
     }

@@ -2,8 +2,8 @@ package dev.seams.it;
 
 import dev.seams.fixture.StandContext;
 import dev.seams.sinks.SinkTrait;
-import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
@@ -62,7 +62,7 @@ final class DeadLetterEvidence {
      * 10.00 is inserted for a customer that has none, e.g. on a fresh stand), the stand settled
      * (ds-streams matches PG), the sink's tables emptied, the end of {@code customer.totals.dlq} marked.
      */
-    record SinkSide(Stand stand, Topics topics, ClickHouse ch, Map<TopicPartition, Long> dlqMark) {
+    record SinkSide(Endpoints stand, Topics topics, ClickHouse ch, Map<TopicPartition, Long> dlqMark) {
         /**
          * Settles the pipeline for a claim that injects records the sink must reject (G10, G11).
          *
@@ -71,7 +71,7 @@ final class DeadLetterEvidence {
          */
         static SinkSide settle(StandContext s) {
             s.requireSink(SinkTrait.DEAD_LETTER_QUEUE, "the claim injects records the sink must reject into the DLQ, with reasons");
-            try (Connection c = s.stand().pg(); Statement st = c.createStatement()) {
+            try (Connection c = s.endpoints().pg(); Statement st = c.createStatement()) {
                 st.executeUpdate("INSERT INTO orders (customer_id, amount) SELECT v.c, 10.00 FROM (VALUES (1), (2)) AS v(c) "
                         + "WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = v.c)");
             } catch (SQLException ex) {
@@ -79,7 +79,7 @@ final class DeadLetterEvidence {
             }
             s.settle();
             s.ch().truncate("raw_totals", "customer_totals");
-            return new SinkSide(s.stand(), s.topics(), s.ch(), s.topics().endOffsets(RunNames.CUSTOMER_TOTALS_DLQ));
+            return new SinkSide(s.endpoints(), s.topics(), s.ch(), s.topics().endOffsets(RunNames.CUSTOMER_TOTALS_DLQ));
         }
     }
 

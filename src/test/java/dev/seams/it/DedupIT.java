@@ -62,7 +62,7 @@ class DedupIT {
         topics.resetGroup(RunNames.SINK_GROUP, start);
 
         List<OrderSeeder.Order> seeded = s.pg().seed(n, 5, 300 + n);
-        Pipeline.awaitOrdersEvents(s.stand(), eventsBefore + n);
+        Pipeline.awaitOrdersEvents(s.endpoints(), eventsBefore + n);
         NavigableMap<Long, OrderSeeder.Order> truth = s.pg().orders()
                 .subMap(seeded.get(0).orderId(), true, seeded.get(seeded.size() - 1).orderId(), true);
 

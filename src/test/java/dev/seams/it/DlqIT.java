@@ -28,8 +28,8 @@ import dev.seams.report.FaultNotObservedException;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.sinks.SinkUnderTest;
-import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.RunNames;
 import dev.seams.truth.Totals;
 import dev.seams.wire.DeadLetters;
@@ -258,7 +258,7 @@ class DlqIT {
     void g11FailingDeadLetterWrite(ClaimEvidence e, StandContext s) {
         SinkUnderTest.requireDsSink("G11 reads ds-sink's command line: its exit status when a dead-letter write fails");
         SinkSide side = SinkSide.settle(s);
-        String tiny = "customer.totals.dlq.tiny";
+        String tiny = RunNames.of("customer.totals.dlq.tiny");
         createTopic(side.stand(), new NewTopic(tiny, 1, side.stand().replicationFactor()).configs(Map.of("max.message.bytes", "64")));
         try (Injection injection = Injection.open(side.stand())) {
             Map<TopicPartition, Long> start = side.topics().endOffsets(RunNames.CUSTOMER_TOTALS);
@@ -319,7 +319,7 @@ class DlqIT {
     }
 
     /** @return ds-sink's committed offset of the partition, -1 if none */
-    private static long committedOffset(Stand stand, TopicPartition tp) {
+    private static long committedOffset(Endpoints stand, TopicPartition tp) {
         try {
             OffsetAndMetadata om = stand.admin().listConsumerGroupOffsets(RunNames.SINK_GROUP)
                     .partitionsToOffsetAndMetadata().get().get(tp);
@@ -332,7 +332,7 @@ class DlqIT {
         }
     }
 
-    private static void createTopic(Stand stand, NewTopic topic) {
+    private static void createTopic(Endpoints stand, NewTopic topic) {
         stand.topics().create(topic, true);
     }
 }

@@ -18,7 +18,7 @@ final class FinalFromStart {
      */
     static void record(ClaimEvidence e, StandContext s, String title) {
         e.figure("totals_summary", rewrite(s).line());
-        Reconciliation.customerTotalsFinal(s.stand()).record(e, title);
+        Reconciliation.customerTotalsFinal(s.endpoints()).record(e, title);
     }
 
     /**

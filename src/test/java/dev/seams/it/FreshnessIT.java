@@ -5,20 +5,19 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seams.check.Reconciliation;
 import dev.seams.fixture.StandContext;
-import dev.seams.project.Project;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.LatencyChart;
+import dev.seams.report.ReportWriter;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.RunNames;
 import dev.seams.truth.Totals;
 import java.math.BigDecimal;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -89,7 +88,7 @@ class FreshnessIT {
 
     /** @return customer.totals' end offsets once the pipeline settled and the sink wrote everything from the start */
     private static Map<TopicPartition, Long> given(StandContext s) {
-        Stand stand = s.stand();
+        Endpoints stand = s.endpoints();
         ClickHouse ch = s.ch();
         s.settle();
         ch.truncate("raw_totals", "customer_totals");
@@ -109,7 +108,7 @@ class FreshnessIT {
     }
 
     private static Measured load(StandContext s, Visibility visibility) throws Exception {
-        Stand stand = s.stand();
+        Endpoints stand = s.endpoints();
         ClickHouse ch = s.ch();
         ExecutorService sinkThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "b6-sink"));
         ScheduledExecutorService loader = Executors.newSingleThreadScheduledExecutor(r -> new Thread(r, "b6-loader"));
@@ -174,7 +173,7 @@ class FreshnessIT {
         marks.put("p50", p50);
         marks.put("p99", p99);
         marks.put("max", max);
-        LatencyChart.write(chartDir().resolve(CHART),
+        LatencyChart.write(ReportWriter.runDir().resolve(CHART),
                 "B6: PG commit → visible in customer_totals FINAL, " + latencies.length + " orders", latencies, marks);
 
         e.check("orders_committed", committedInPg).isEqualTo(ORDERS, "orders the load committed, found in PostgreSQL by id");
@@ -194,7 +193,7 @@ class FreshnessIT {
         e.check("sink_insert_errors", summary.insertErrors()).isZero("failed ClickHouse inserts during the load");
         e.check("sink_inserted", summary.inserted()).isEqualTo(changelogOfTheLoad,
                 "the continuous sink inserted every changelog record ds-streams committed during the load");
-        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL after the load");
+        Reconciliation.customerTotalsFinal(s.endpoints()).record(e, "PostgreSQL vs customer_totals FINAL after the load");
         e.table("Latency percentiles, PG commit → customer_totals FINAL (HdrHistogram, ms)", List.of("percentile", "ms"), List.of(
                 List.of("50", p50), List.of("90", histogram.getValueAtPercentile(90)), List.of("99", p99),
                 List.of("max", max)));
@@ -209,12 +208,6 @@ class FreshnessIT {
     }
 
     /** @return where this run's report goes (ReportWriter: target/partial-report for a run restricted by -Dit.test), for its chart */
-    private static Path chartDir() {
-        String filter = System.getProperty("seams.it.test", "");
-        boolean partial = !filter.isBlank() && !filter.startsWith("${");
-        return Project.root().resolve(partial ? "target/partial-report" : "reports");
-    }
-
     /**
      * Which committed orders the polled {@code customer_totals FINAL} rows already reflect. Thread
      * safe: the loader registers commits while the test thread observes.

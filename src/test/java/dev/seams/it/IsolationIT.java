@@ -1,14 +1,17 @@
 package dev.seams.it;
 
+import dev.seams.fixture.SinkCli;
 import dev.seams.fixture.StandContext;
 import dev.seams.project.Project;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.ClickHouseTarget;
+import dev.seams.sink.SinkMode;
 import dev.seams.sinks.SinkUnderTest;
 import dev.seams.stand.JvmProcess;
-import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Endpoints;
+import dev.seams.truth.RunNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +29,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class IsolationIT {
 
     private static final Pattern ISOLATION = Pattern.compile("isolation\\.level = (\\S+)");
+    /** The control sink's own database (it reads aborted data by design). */
+    private static final String CONTROL_DATABASE = RunNames.of("g15_control");
 
     /**
      * G15 and its control in one test, their two sink processes running side by side: the contract
@@ -54,21 +59,22 @@ class IsolationIT {
      * @param flag the {@code --isolation} value to pass, or null for the default (the contract)
      */
     private static JvmProcess startSink(StandContext s, String flag) {
-        Stand stand = s.stand();
+        Endpoints stand = s.endpoints();
         ClickHouseTarget target = stand.clickhouseTarget();
         List<String> args = new ArrayList<>();
         if (flag != null) {
             ClickHouse ch = s.ch();
-            ch.execute("CREATE DATABASE IF NOT EXISTS g15_control");
+            ch.execute("CREATE DATABASE IF NOT EXISTS " + CONTROL_DATABASE);
             for (String table : List.of("raw_totals", "customer_totals")) {
-                ch.execute("CREATE TABLE IF NOT EXISTS g15_control." + table + " AS " + target.database() + "." + table);
+                ch.execute("CREATE TABLE IF NOT EXISTS " + CONTROL_DATABASE + "." + table + " AS " + target.database() + "." + table);
             }
-            target = new ClickHouseTarget(target.endpoint(), target.user(), target.password(), "g15_control");
-            args.addAll(List.of("--isolation", flag, "--group", "seams-g15-control"));
+            target = new ClickHouseTarget(target.endpoint(), target.user(), target.password(), CONTROL_DATABASE);
+            args.addAll(List.of("--isolation", flag, "--group", RunNames.of("seams-g15-control")));
         }
         args.addAll(0, List.of("sink", "--bootstrap-servers", stand.bootstrapServers(),
                 "--clickhouse", target.endpoint(), "--clickhouse-user", target.user(), "--clickhouse-password", target.password(),
                 "--clickhouse-database", target.database(), "--until-caught-up"));
+        args.addAll(SinkCli.runNames(SinkMode.TOTALS, args));
         JvmProcess sink = new JvmProcess(flag == null ? "sink-g15" : "sink-g15-control", "dev.seams.cli.SeamsCli", args,
                 Project.root().resolve("target/stand-logs"));
         sink.start();

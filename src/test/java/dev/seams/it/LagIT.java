@@ -12,10 +12,10 @@ import dev.seams.fixture.StandContext;
 import dev.seams.lag.LagProbe;
 import dev.seams.lag.PartitionLag;
 import dev.seams.load.OrderLoad;
-import dev.seams.project.Project;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
+import dev.seams.report.ReportWriter;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Stand;
@@ -135,7 +135,7 @@ class LagIT {
             kill.heal();
             sampler.mark("RUNNING");
             awaitStreamsLagZero(s.topics());
-            sampler.writeChart(Project.root().resolve("reports/g13-lag.svg"), "G13: ds-streams killed, 30 then 60 orders arrive");
+            sampler.writeChart(ReportWriter.runDir().resolve("g13-lag.svg"), "G13: ds-streams killed, 30 then 60 orders arrive");
             e.chart("g13-lag.svg", "Lag over time, G13");
         }
     }
@@ -192,7 +192,7 @@ class LagIT {
             e.note(corrupted
                     ? "ds-streams logged TaskCorruptedException on restart (its local checkpoint did not match the changelog after kill -9) and recovered by itself, as in the source."
                     : "ds-streams did not log TaskCorruptedException on this restart; it recovered from its state directory and changelogs.");
-            sampler.writeChart(Project.root().resolve("reports/g14-lag.svg"), "G14: kill -9, 60 orders, restart, sink drain");
+            sampler.writeChart(ReportWriter.runDir().resolve("g14-lag.svg"), "G14: kill -9, 60 orders, restart, sink drain");
             e.chart("g14-lag.svg", "Lag over time, G14");
         }
     }

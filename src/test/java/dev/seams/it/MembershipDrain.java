@@ -216,7 +216,7 @@ final class MembershipDrain {
     /** The second instance joins, is stopped once both instances own partitions, and leaves. */
     private Change joinAndLeave(ExecutorService threads, CompletableFuture<SinkSummary> firstRun)
             throws InterruptedException, ExecutionException, TimeoutException {
-        Groups groups = Groups.of(s.stand().admin());
+        Groups groups = Groups.of(s.endpoints().admin());
         Topics topics = s.topics();
         int partitions = topics.partitionCount(RunNames.CUSTOMER_TOTALS);
         long t0 = System.nanoTime();
@@ -250,7 +250,7 @@ final class MembershipDrain {
      * @return the options of an instance: the stand's sink, slowed by the test-only insert delay, in the drain's variant
      */
     SinkOptions options(UnaryOperator<SinkOptions> window) {
-        return Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS,
+        return Pipeline.sinkOptions(s.endpoints(), SinkMode.TOTALS,
                 o -> window.apply(variant.apply(o.withInsertDelay(Duration.ofMillis(INSERT_DELAY_MS)))));
     }
 

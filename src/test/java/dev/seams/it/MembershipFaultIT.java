@@ -94,7 +94,7 @@ class MembershipFaultIT {
     }
 
     /** The group of the graceful stop's run: its own, at the topic's end before its backlog. */
-    private static final String STOP_GROUP = "ds-sink-b12-stop";
+    private static final String STOP_GROUP = RunNames.of("ds-sink-b12-stop");
     /** The graceful stop's customers, after the twin's. */
     private static final int STOP_FIRST_CUSTOMER = TWIN_FIRST_CUSTOMER + MembershipDrain.CUSTOMERS;
     private static final int STOP_ORDERS = 3_000;

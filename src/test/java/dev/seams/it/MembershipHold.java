@@ -122,16 +122,16 @@ final class MembershipHold {
     }
 
     private Hold run(ExecutorService threads) throws InterruptedException, ExecutionException, TimeoutException {
-        Groups groups = Groups.of(s.stand().admin());
+        Groups groups = Groups.of(s.endpoints().admin());
         int partitions = s.topics().partitionCount(RunNames.CUSTOMER_TOTALS);
-        Sink holder = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS,
+        Sink holder = new Sink(Pipeline.sinkOptions(s.endpoints(), SinkMode.TOTALS,
                 o -> o.withInsertDelay(Duration.ofMillis(HOLDER_DELAY_MS)).withRunFor(Duration.ofMinutes(2))
                         .withInstanceId(HOLDER_ID).withSessionTimeout(Duration.ofSeconds(HOLDER_SESSION_TIMEOUT_S))));
         CompletableFuture<SinkSummary> holderRun = CompletableFuture.supplyAsync(holder::run, threads);
         await("the holder owns every partition").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
                 .until(() -> holderRun.isDone() || groups.stableAssignmentsByMember(MembershipDrain.GROUP)
                         .filter(m -> m.size() == 1 && m.getOrDefault(HOLDER_ID, Set.of()).size() == partitions).isPresent());
-        Sink first = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS, SinkOptions::withUntilCaughtUp));
+        Sink first = new Sink(Pipeline.sinkOptions(s.endpoints(), SinkMode.TOTALS, SinkOptions::withUntilCaughtUp));
         try {
             CompletableFuture<SinkSummary> firstRun = CompletableFuture.supplyAsync(first::run, threads);
             Watch watch = watch(groups, firstRun);

@@ -108,7 +108,7 @@ class MembershipIT {
         if (firstRun.isDone()) {
             return null;
         }
-        Groups groups = Groups.of(s.stand().admin());
+        Groups groups = Groups.of(s.endpoints().admin());
         Removal removal = new Removal(drain.drained(), MembershipDrain.dataBehind(s.topics()), groups.removeAllMembers(GROUP));
         int partitions = s.topics().partitionCount(RunNames.CUSTOMER_TOTALS);
         await("the first instance rejoined after its removal").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))

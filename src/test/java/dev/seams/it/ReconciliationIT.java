@@ -10,8 +10,8 @@ import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.sinks.SinkTrait;
-import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.Rejection;
 import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
@@ -50,7 +50,7 @@ class ReconciliationIT {
             "streams/TotalsTopology", "containers/clickhouse/001-tables.sql"})
     void b8ReconciliationByKey(ClaimEvidence e, StandContext s) {
         s.requireSink(SinkTrait.DEDUP_DEMO, "B8 reconciles order_dedup by order");   // before it empties the tables
-        Stand stand = s.stand();
+        Endpoints stand = s.endpoints();
         ClickHouse ch = s.ch();
         Topics topics = s.topics();
         s.settle();

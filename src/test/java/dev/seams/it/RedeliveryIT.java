@@ -67,7 +67,7 @@ class RedeliveryIT {
         }
         // (b) UPDATE of an amount, UPDATE moving an order to another customer, DELETE
         long[] changed = redelivered.stream().mapToLong(RedeliveryIT::orderIdOf).toArray();
-        try (Connection c = s.stand().pg(); Statement st = c.createStatement()) {
+        try (Connection c = s.endpoints().pg(); Statement st = c.createStatement()) {
             st.executeUpdate("UPDATE orders SET amount = amount + 1.11 WHERE order_id = " + changed[0]);
             st.executeUpdate("UPDATE orders SET customer_id = CASE WHEN customer_id = 5 THEN 1 ELSE customer_id + 1 END WHERE order_id = " + changed[1]);
             st.executeUpdate("DELETE FROM orders WHERE order_id = " + changed[2]);
@@ -111,7 +111,7 @@ class RedeliveryIT {
         e.figure("naive_twin_deleted_orders_counted", naiveDeletedCounted);
         e.figure("naive_twin_event_sum", naiveSum.setScale(2).toPlainString());
         e.figure("pg_sum_of_the_seeded_orders", pgSum.setScale(2).toPlainString());
-        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL after redelivery, UPDATE x2 and DELETE");
+        Reconciliation.customerTotalsFinal(s.endpoints()).record(e, "PostgreSQL vs customer_totals FINAL after redelivery, UPDATE x2 and DELETE");
         e.table("Naive twin per order (orders of this test that it counts more than once, or counts though PG deleted them)",
                 List.of("order_id", "events counted", "PG"), naiveCount.entrySet().stream()
                         .filter(x -> x.getValue() > 1 || !pgOrders.containsKey(x.getKey()))

@@ -11,9 +11,9 @@ import dev.seams.fixture.Pipeline;
 import dev.seams.fixture.StandContext;
 import dev.seams.lag.LagProbe;
 import dev.seams.load.OrderLoad;
-import dev.seams.project.Project;
 import dev.seams.report.Anomaly;
 import dev.seams.report.ClaimEvidence;
+import dev.seams.report.ReportWriter;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.Stand;
@@ -136,7 +136,7 @@ final class RepeatedKills {
                     + " moves, " + applied.deleted() + " deletes");
             s.settle();
             sampler.mark("settled");
-            sampler.writeChart(Project.root().resolve("reports/g14-repeated-lag.svg"),
+            sampler.writeChart(ReportWriter.runDir().resolve("g14-repeated-lag.svg"),
                     "G14 repeated: three kill -9 while ds-streams works through " + total + " changes");
         }
         e.chart("g14-repeated-lag.svg", "Lag over time, three kills under load");

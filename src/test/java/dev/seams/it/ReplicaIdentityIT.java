@@ -13,7 +13,7 @@ import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.SinkMode;
 import dev.seams.sinks.SinkTrait;
 import dev.seams.stand.InboxProcess;
-import dev.seams.stand.Stand;
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.Pg;
 import dev.seams.truth.Rejection;
 import dev.seams.truth.RunNames;
@@ -53,7 +53,7 @@ class ReplicaIdentityIT {
     void b16ReplicaIdentityDefault(ClaimEvidence e, StandContext s) {
         s.requireSink(SinkTrait.DEDUP_DEMO, "B16 reads the deletes into order_dedup");
         // given: the pipeline settled; orders with PostgreSQL's default replica identity (a DELETE's old image: the key)
-        Stand stand = s.stand();
+        Endpoints stand = s.endpoints();
         Topics topics = s.topics();
         Pg pg = s.pg();
         s.settle();

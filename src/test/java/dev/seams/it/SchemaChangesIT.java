@@ -13,6 +13,7 @@ import dev.seams.sinks.SinkUnderTest;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.Pg;
 import dev.seams.truth.Rejection;
 import dev.seams.truth.RunNames;
@@ -68,8 +69,8 @@ class SchemaChangesIT {
     /** The customers of the amount entry, 9511..9514: three decimals, a refund of three, a deleted one, an old order. */
     private static final long AMOUNT_CUSTOMER = 9511;
     private static final int AMOUNT_CUSTOMERS = 4;
-    private static final String TWIN = "seams_b15_cut_digits";
-    private static final String TWIN_INT32 = "seams_b15_int32";
+    private static final String TWIN = RunNames.of("seams_b15_cut_digits");
+    private static final String TWIN_INT32 = RunNames.of("seams_b15_int32");
     /** The customers of the customer_id entry: one beyond 32 bits, one of the old range whose order moves to it. */
     private static final long BIG_CUSTOMER = 3_000_000_001L;
     private static final long SMALL_CUSTOMER = 9521;
@@ -158,7 +159,7 @@ class SchemaChangesIT {
     void b15AmountWidened(ClaimEvidence e, StandContext s) {
         SinkUnderTest.requireDsSink("B15 reads ds-sink's stop on a three-decimal total and the ALTER it prints");   // before the ALTER
         // given: an order of the old type, the pipeline settled, the sink caught up; the twin's table copied from the shipped DDL
-        Stand stand = s.stand();
+        Endpoints stand = s.endpoints();
         Topics topics = s.topics();
         Pg pg = s.pg();
         ClickHouse ch = s.ch();
@@ -245,7 +246,7 @@ class SchemaChangesIT {
     void b15CustomerIdWidened(ClaimEvidence e, StandContext s) {
         SinkUnderTest.requireDsSink("B15 reads ds-sink's command line on a customer beyond 32 bits");   // before the ALTER
         // given: the pipeline settled and the sink caught up; the twin's table with the customer id of PostgreSQL's integer
-        Stand stand = s.stand();
+        Endpoints stand = s.endpoints();
         Topics topics = s.topics();
         Pg pg = s.pg();
         ClickHouse ch = s.ch();
@@ -292,7 +293,7 @@ class SchemaChangesIT {
 
     /**
      * The widened amount stays, so the operator widens every table that holds it, not only the totals: the orders sink of
-     * the source's failover ({@code it/FailoverIT}, group {@value FaultMatrix#ORDERS_GROUP}, runs after this class) reads
+     * the source's failover ({@code it/FailoverIT}, group {@code ds-sink-orders}, runs after this class) reads
      * this class's three-decimal order events into {@code order_dedup} and reconciles it by order with PostgreSQL. That
      * sink is brought up to date here as an operator would: each stop on a value its column cannot hold is answered with
      * the ALTER the stop names, and the sink runs again (measured on PostgreSQL 17: without it the failover's orders sink
@@ -302,7 +303,7 @@ class SchemaChangesIT {
      */
     @AfterAll
     static void widenTheOrderTablesForTheClaimsAfter(StandContext s) {
-        Supplier<SinkCli> orders = () -> SinkCli.run(s.stand(), SinkMode.DEDUP_DEMO, "--group", FaultMatrix.ORDERS_GROUP,
+        Supplier<SinkCli> orders = () -> SinkCli.run(s.endpoints(), SinkMode.DEDUP_DEMO, "--group", FaultMatrix.ORDERS_GROUP,
                 "--until-caught-up");
         SinkCli.Widened widened = SinkCli.widenUntilCarried(orders.get(), s.ch()::execute, orders, 4);
         if (widened.last().exitStatus() != ExitStatus.OK) {

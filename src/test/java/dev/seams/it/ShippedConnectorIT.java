@@ -8,12 +8,12 @@ import dev.seams.faults.ConnectorStop;
 import dev.seams.faults.Fault;
 import dev.seams.fixture.StandContext;
 import dev.seams.load.UncapturedWrites;
-import dev.seams.project.Project;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.report.FaultNotObservedException;
 import dev.seams.report.LagChart;
+import dev.seams.report.ReportWriter;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.ConnectorTwin;
 import dev.seams.stand.Stand;
@@ -166,7 +166,7 @@ class ShippedConnectorIT {
             e.check("records_in_orders_events_that_carry_no_order", OrderEvents.read(s.topics(), eventsAtStart).stream()
                     .filter(ev -> !ev.carriesOrder() && ev.deletes() == null).count())
                     .isZero("records written to orders.events meanwhile that are no order event (a heartbeat routed there)");
-            LagChart.write(Project.root().resolve("reports").resolve(WAL_CHART), "B14: WAL retained behind each slot, "
+            LagChart.write(ReportWriter.runDir().resolve(WAL_CHART), "B14: WAL retained behind each slot, "
                     + written + " MiB written to a table outside the publication", "WAL retained (MiB)", sampler.labels(),
                     sampler.samples(), sampler.marks());
             e.chart(WAL_CHART, "WAL retained behind the shipped connector's slot and its twin's without a heartbeat");

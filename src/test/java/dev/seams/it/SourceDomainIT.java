@@ -10,7 +10,7 @@ import dev.seams.sink.ClickHouseTarget;
 import dev.seams.sink.CustomerRange;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.Stand;
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.Pg;
 import dev.seams.truth.Rejection;
 import dev.seams.truth.RunNames;
@@ -42,7 +42,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(StandContext.Resolver.class)
 class SourceDomainIT {
 
-    private static final String TWIN = "seams_b11_seed_rules";
+    private static final String TWIN = RunNames.of("seams_b11_seed_rules");
     private static final String TWIN_DLQ = TWIN + ".dlq";
     private static final CustomerRange SEED_RANGE = new CustomerRange(1, 5);
     private static final BigDecimal LARGEST = new BigDecimal("9999999999.99");
@@ -76,7 +76,7 @@ class SourceDomainIT {
             "sink/TotalsMapper", "wire/CustomerTotals", "streams/TotalsTopology", "containers/postgres/001-orders.sql",
             "containers/clickhouse/001-tables.sql"})
     void b11SinkCarriesTheSourceDomain(ClaimEvidence e, StandContext s) {
-        Stand stand = s.stand();
+        Endpoints stand = s.endpoints();
         Topics topics = s.topics();
         s.settle();
         s.sink(SinkMode.TOTALS, o -> o.withUntilCaughtUp());   // ds-sink at the end: its next run reads this claim's records
@@ -135,7 +135,7 @@ class SourceDomainIT {
     private static Reconciliation seedRulesTwin(ClaimEvidence e, StandContext s, Map<TopicPartition, Long> totalsMark) {
         Topics topics = s.topics();
         ClickHouseTarget tables = s.ch().scratch(TWIN, "raw_totals", "customer_totals");
-        TopicAdmin.of(s.stand()).ensureTopic(TWIN_DLQ, 1);
+        TopicAdmin.of(s.endpoints()).ensureTopic(TWIN_DLQ, 1);
         Map<TopicPartition, Long> twinDlqMark = topics.endOffsets(TWIN_DLQ);
         topics.resetGroup(TWIN, totalsMark);
         SinkSummary run = s.twinSink(SinkMode.TOTALS, o -> o.withGroupId(TWIN).withClickhouse(tables).withDlqTopic(TWIN_DLQ)

@@ -20,6 +20,7 @@ import dev.seams.sink.SinkSummary;
 import dev.seams.stand.JvmProcess;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
 import dev.seams.truth.Totals;
@@ -130,7 +131,7 @@ class TransactionsIT {
         abortedRead(e, "rogue_keys_in_raw_totals", landed, "customers with a row of their aborted record in raw_totals "
                 + "(at its offset, or with orders = " + ROGUE_ORDERS + ")");
         e.check("final_rows_changed", changed).isZero("customers whose customer_totals FINAL row changed");
-        Reconciliation.customerTotalsFinal(s.stand()).record(e, "PostgreSQL vs customer_totals FINAL after the aborted transaction");
+        Reconciliation.customerTotalsFinal(s.endpoints()).record(e, "PostgreSQL vs customer_totals FINAL after the aborted transaction");
         e.table("Per key: the aborted record and where it went", List.of("customer", "record at", "read_uncommitted",
                 "read_committed", "raw_totals rows", "FINAL before", "FINAL after"), perKey);
         e.note("A transactional producer wrote one snapshot per PostgreSQL customer (orders=" + ROGUE_ORDERS
@@ -141,7 +142,7 @@ class TransactionsIT {
     @Claim(id = "B1", variant = "hanging transaction", title = "Aborted transactions stay invisible: a producer killed mid-transaction",
             exercises = {"sink/Sink", "lag/LagProbe"})
     void b1HangingTransaction(ClaimEvidence e, StandContext s) {
-        Stand stand = s.stand();
+        Endpoints stand = s.endpoints();
         Topics topics = s.topics();
         LagProbe probe = topics.lagProbe();
         ClickHouse ch = s.ch();
@@ -228,7 +229,7 @@ class TransactionsIT {
      *
      * @throws FaultNotObservedException if the LSO is not pinned (the claim is UNVERIFIED)
      */
-    private static Pinned pinByKilledProducer(ClaimEvidence e, Stand stand, LagProbe probe, long customer, int timeoutMs) {
+    private static Pinned pinByKilledProducer(ClaimEvidence e, Endpoints stand, LagProbe probe, long customer, int timeoutMs) {
         JvmProcess rogue = new JvmProcess("rogue-transaction", RogueTransaction.class.getName(),
                 List.of(stand.bootstrapServers(), RunNames.CUSTOMER_TOTALS, Long.toString(customer), rogueSnapshot(customer),
                         Integer.toString(timeoutMs)), Project.root().resolve("target/stand-logs"));

@@ -53,7 +53,7 @@ class TransportIT {
     /** This claim's own customers, 1001..1024, three orders each before the change. */
     private static final int FIRST_CUSTOMER = 1001;
     private static final int CUSTOMERS = 24;
-    private static final String TWIN = "seams_b10_offset_as_version";
+    private static final String TWIN = RunNames.of("seams_b10_offset_as_version");
     private static final String TWIN_DLQ = TWIN + ".dlq";
     /** The mis-keyed record: customer 1002's snapshot, keyed by customer 1001, with a version far ahead. */
     private static final int KEY_CUSTOMER = FIRST_CUSTOMER;

@@ -81,9 +81,9 @@ class VersionTieIT {
         Partitioning window = Partitioning.of(topics, start);
         Partitioning whole = Partitioning.of(topics, Map.of());
         ch.truncate("raw_totals", "customer_totals");
-        Pipeline.resetSinkGroup(s.stand(), RunNames.SINK_GROUP, start);
+        Pipeline.resetSinkGroup(s.endpoints(), RunNames.SINK_GROUP, start);
         SinkSummary dup = s.sink(SinkMode.TOTALS, o -> o.withDup(true));
-        Pipeline.resetSinkGroup(s.stand(), RunNames.SINK_GROUP, start);
+        Pipeline.resetSinkGroup(s.endpoints(), RunNames.SINK_GROUP, start);
         SinkSummary replay = s.sink(SinkMode.TOTALS, o -> o);
         List<List<String>> sinkTies = ch.rows(TIES_SQL.formatted("raw_totals"));
         long duplicatedVersions = ch.scalar("SELECT count() FROM (SELECT customer_id, version FROM raw_totals "

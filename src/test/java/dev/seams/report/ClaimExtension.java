@@ -9,6 +9,7 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
@@ -21,13 +22,14 @@ import org.opentest4j.TestAbortedException;
  * derives. The JUnit outcome follows the verdict: FAIL fails the test even when its body did not
  * throw (a missed {@link Check}, an anomaly); UNVERIFIED aborts it (reported as skipped, with the
  * reason); NOT_RUN ({@link NotApplicableException}: the claim cannot apply to what is under test) aborts it too,
- * with its reason; ENVIRONMENT fails it. Against a baseline ({@link Gate}, {@code -Dseams.gate}) every entry or part
+ * with its reason, also when a {@code @BeforeEach} finds it; an {@code @AfterEach} that cannot apply (it restarts a
+ * container of a stand the run does not control) has nothing to clean up; ENVIRONMENT fails it. Against a baseline ({@link Gate}, {@code -Dseams.gate}) every entry or part
  * that PASSed there and does not PASS now fails the test, whatever its verdict: a proof that vanished turns
  * the build red (issue 21). With {@code -D}{@value #FAIL_FAST}{@code =true} (the mutation tier's builds) the claims after
  * the first one that turned red are not run: the build is red from then on.
  */
 public final class ClaimExtension implements BeforeEachCallback, ParameterResolver, TestExecutionExceptionHandler,
-        AfterEachCallback, ExecutionCondition {
+        LifecycleMethodExecutionExceptionHandler, AfterEachCallback, ExecutionCondition {
 
     /** The system property that stops a run at its first red claim (the mutation tier sets it; failsafe passes it). */
     public static final String FAIL_FAST = "seams.fail.fast";
@@ -89,6 +91,23 @@ public final class ClaimExtension implements BeforeEachCallback, ParameterResolv
             throw new IllegalStateException(context.getDisplayName() + " is not a @Claim test");
         }
         return e;
+    }
+
+    /** A {@code @BeforeEach} that cannot apply makes the claim NOT_RUN, as the claim's own body would. */
+    @Override
+    public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+        handleTestExecutionException(context, thrown);
+    }
+
+    /**
+     * An {@code @AfterEach} that cannot apply (e.g. it restarts a container of the suite's own stand, on an external
+     * one) had nothing to clean up: the claim keeps its verdict.
+     */
+    @Override
+    public void handleAfterEachMethodExecutionException(ExtensionContext context, Throwable thrown) throws Throwable {
+        if (Verdicts.cause(thrown, NotApplicableException.class) == null) {
+            throw thrown;
+        }
     }
 
     @Override

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 /**
  * The committed reports were produced from a clean checkout of HEAD or of an ancestor of HEAD
  * ({@link ReportProvenance}; README "Verdicts and the report"): {@code reports/guarantees.json} and
- * {@code reports/mutants.json} always, {@code reports/performance.json}, {@code reports/candidate/guarantees.json} and {@code reports/sinks/kafka-engine/guarantees.json}
- * where committed. Writes how far each is behind HEAD to {@code target/report-provenance.txt}, which {@code .ci/run}
+ * {@code reports/mutants.json} always; {@code reports/performance.json}, {@code reports/candidate/guarantees.json} and
+ * the other sinks' reports ({@code reports/sinks/kafka-engine/}, {@code reports/sinks/image-seams-ds-sink-dev/}) where
+ * committed. Writes how far each is behind HEAD to {@code target/report-provenance.txt}, which {@code .ci/run}
  * prints. Opt-in, so that {@code mvn test} stays usable while the code changes; {@code .ci/run} runs it on its clean
  * clone before anything regenerates a report. It also holds a new committed {@code guarantees.json} to every PASS of
  * the one it replaced, unless {@code reports/waivers.tsv} says why one is given up:
@@ -31,7 +32,7 @@ class CommittedReportTest {
     private static final String WAIVERS = Gate.WAIVERS;
     private static final List<String> REQUIRED = List.of("reports/guarantees.json", "reports/mutants.json");
     private static final List<String> WHERE_COMMITTED = List.of("reports/performance.json", "reports/candidate/guarantees.json",
-            "reports/sinks/kafka-engine/guarantees.json");
+            "reports/sinks/kafka-engine/guarantees.json", "reports/sinks/image-seams-ds-sink-dev/guarantees.json");
 
     @Test
     @SuppressWarnings("unchecked")

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.seams.project.Project;
 import dev.seams.sinks.DsSink;
 import dev.seams.sinks.SinkUnderTest;
+import dev.seams.stand.ExternalStand;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigDecimal;
@@ -41,7 +42,8 @@ import org.junit.platform.launcher.LauncherSessionListener;
  *       and names its sink in the header; every whole run rewrites {@code reports/sinks.md} from the reports on disk
  *       ({@link SinksMarkdown}; docs/sinks.md).</li>
  *   <li>A run restricted to some test classes ({@code -Dit.test=…}, passed as {@code seams.it.test})
- *       writes to {@code target/partial-report/}, never over the committed report.</li>
+ *       writes to {@code target/partial-report/}, a run on an external stand to {@code target/external-report/}, never
+ *       over the committed report ({@link #runDir()}; its charts too).</li>
  * </ul>
  */
 public final class ReportWriter implements LauncherSessionListener {
@@ -64,18 +66,36 @@ public final class ReportWriter implements LauncherSessionListener {
         if (claims.isEmpty() || tier == null) {   // only failsafe's claim runs set seams.tier (pom.xml)
             return;
         }
-        String filter = System.getProperty("seams.it.test", "");
-        boolean partial = !filter.isBlank() && !filter.startsWith("${");
-        Path dir = Project.root().resolve(partial ? "target/partial-report" : reportsDir(SinkUnderTest.configured().name()));
+        boolean partial = partial();
+        Path dir = runDir();
         Run run = new Run(tier, (System.nanoTime() - openedNanos) / 1e9, Instant.now(), Provenance.of(Project.root()),
                 Gate.configured(), !partial && !Boolean.getBoolean("seams.fail.fast"));
         Map<String, Object> json = write(dir, Evidence.suiteFacts(), claims, run, ClaimCatalog.load(), !partial);
-        if (!partial) {
+        if (!partial && !ExternalStand.chosen()) {
             SinksMarkdown.write(Project.root());
         }
         if (run.gate() != null && run.whole()) {
             GateCheck.write(Project.root(), run.tier(), run.finished(), json);
         }
+    }
+
+    /** @return whether this run is restricted to some test classes ({@code -Dit.test=…}, passed as {@code seams.it.test}) */
+    private static boolean partial() {
+        String filter = System.getProperty("seams.it.test", "");
+        return !filter.isBlank() && !filter.startsWith("${");
+    }
+
+    /**
+     * Where this run's report and its charts go: {@code target/partial-report} for a run restricted to some test classes,
+     * {@code target/external-report} for a run on an external stand (a user's stand is not this checkout's committed
+     * evidence), else {@link #reportsDir} of the sink under test.
+     *
+     * @return that directory, absolute
+     */
+    public static Path runDir() {
+        String dir = partial() ? "target/partial-report" : ExternalStand.chosen() ? "target/external-report"
+                : reportsDir(SinkUnderTest.configured().name());
+        return Project.root().resolve(dir);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.seams.sinks;
 
 import dev.seams.stand.Stand;
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.Topics;
 import java.time.Duration;
 import java.util.HashMap;
@@ -61,7 +62,7 @@ final class CatchUp {
     }
 
     /** Commits the topic's earliest offsets for the group (which has no member: the sink is not running). */
-    static void startAtTheBeginning(Stand stand, String group, String topic) {
+    static void startAtTheBeginning(Endpoints stand, String group, String topic) {
         Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
         stand.topics().endOffsets(topic).keySet().forEach(tp -> earliest.put(tp, OffsetSpec.earliest()));
         Map<TopicPartition, OffsetAndMetadata> start = new HashMap<>();
@@ -81,13 +82,13 @@ final class CatchUp {
      * operator would ({@code kafka-consumer-groups --reset-offsets}), so that the claims after the one that found it are
      * judged on their own records, not stopped by the same ones. The claim that found it has failed with the evidence.
      */
-    static void moveGroupPast(Stand stand, String group, Map<TopicPartition, Long> target) {
+    static void moveGroupPast(Endpoints stand, String group, Map<TopicPartition, Long> target) {
         Map<TopicPartition, OffsetAndMetadata> past = new HashMap<>();
         target.forEach((tp, offset) -> past.put(tp, new OffsetAndMetadata(offset)));
         commit(stand, group, past, "past the records its sink stopped on");
     }
 
-    private static void commit(Stand stand, String group, Map<TopicPartition, OffsetAndMetadata> offsets, String what) {
+    private static void commit(Endpoints stand, String group, Map<TopicPartition, OffsetAndMetadata> offsets, String what) {
         try {
             stand.admin().alterConsumerGroupOffsets(group, offsets).all().get();
         } catch (InterruptedException e) {

@@ -3,7 +3,7 @@ package dev.seams.sinks;
 import dev.seams.sink.Sink;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.Stand;
+import dev.seams.truth.Endpoints;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -27,7 +27,7 @@ public final class DsSink implements SinkUnderTest {
     }
 
     @Override
-    public SinkSummary drain(Stand stand, SinkOptions options) {
+    public SinkSummary drain(Endpoints stand, SinkOptions options) {
         return new Sink(options).run();
     }
 }

@@ -5,8 +5,10 @@ import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ContainerControl;
 import dev.seams.stand.JvmContainer;
+import dev.seams.stand.ExternalStand;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -118,7 +120,8 @@ public final class ImageSink implements SinkUnderTest {
     }
 
     @Override
-    public SinkSummary drain(Stand stand, SinkOptions options) {
+    public SinkSummary drain(Endpoints endpoints, SinkOptions options) {
+        Stand stand = ExternalStand.processControl(endpoints, "the image sink runs as a container on the suite's own Docker network");
         SinkOptions defaults = SinkOptions.defaults(stand.bootstrapServers(), options.clickhouse(), options.mode());
         Honoured.check(name(), traits(), options, defaults);
         String topic = options.source().topic();

@@ -7,8 +7,10 @@ import dev.seams.report.NotApplicableException;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ContainerControl;
+import dev.seams.stand.ExternalStand;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
+import dev.seams.truth.Endpoints;
 import dev.seams.truth.Topics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,7 +60,8 @@ public final class KafkaEngineSink implements SinkUnderTest {
     }
 
     @Override
-    public SinkSummary drain(Stand stand, SinkOptions options) {
+    public SinkSummary drain(Endpoints endpoints, SinkOptions options) {
+        Stand stand = ExternalStand.processControl(endpoints, "the engine's ClickHouse reaches Kafka on the suite's own network, and is restarted if a drop kills it");
         honoured(options, SinkOptions.defaults(stand.bootstrapServers(), options.clickhouse(), options.mode()));
         String topic = options.source().topic();
         String group = options.membership().groupId();

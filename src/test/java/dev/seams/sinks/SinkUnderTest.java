@@ -4,7 +4,7 @@ import dev.seams.report.NotApplicableException;
 import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.Stand;
+import dev.seams.truth.Endpoints;
 import java.util.Set;
 
 /**
@@ -37,7 +37,7 @@ public interface SinkUnderTest {
      * @return what the run did; a sink that does not count something reports 0 for it
      * @throws NotApplicableException if an option the run needs is one this sink cannot honour
      */
-    SinkSummary drain(Stand stand, SinkOptions options);
+    SinkSummary drain(Endpoints stand, SinkOptions options);
 
     /**
      * @param group the run's consumer group

@@ -33,16 +33,30 @@ public final class ConnectWorker {
     private static final Duration CONNECT_REQUEST_TIMEOUT = Duration.ofSeconds(90);
 
     private final DebeziumContainer container;
-    private final DockerClient docker = DockerClientFactory.instance().client();
+    private final String target;
 
     /** @param container the stand's Connect container */
     public ConnectWorker(DebeziumContainer container) {
         this.container = container;
+        this.target = null;
+    }
+
+    private ConnectWorker(String target) {
+        this.container = null;
+        this.target = target;
+    }
+
+    /**
+     * @param restUrl the REST endpoint of a worker the suite did not start ({@code http://host:8083}; an external stand)
+     * @return a client of its REST API; the container's operations ({@link #restart}, {@link #isRunning}) throw
+     */
+    public static ConnectWorker at(String restUrl) {
+        return new ConnectWorker(restUrl.replaceAll("/+$", ""));
     }
 
     /** Starts the same container again and waits until the connector's task runs. */
     public void restart(String connector) {
-        docker.startContainerCmd(container.getContainerId()).exec();
+        docker().startContainerCmd(ownContainer().getContainerId()).exec();
         awaitTaskRunning(connector);
     }
 
@@ -188,11 +202,22 @@ public final class ConnectWorker {
     }
 
     private URI uri(String path) {
-        return URI.create(container.getTarget() + path);
+        return URI.create((container != null ? container.getTarget() : target) + path);
     }
 
     private InspectContainerResponse inspect() {
-        return docker.inspectContainerCmd(container.getContainerId()).exec();
+        return docker().inspectContainerCmd(ownContainer().getContainerId()).exec();
+    }
+
+    private DebeziumContainer ownContainer() {
+        if (container == null) {
+            throw new IllegalStateException("the worker at " + target + " is not the stand's container: no process control");
+        }
+        return container;
+    }
+
+    private static DockerClient docker() {
+        return DockerClientFactory.instance().client();
     }
 
     private static String json(Object value) {

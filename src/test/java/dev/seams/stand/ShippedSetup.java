@@ -76,8 +76,17 @@ final class ShippedSetup {
      *     connection to that PostgreSQL as seen from the Connect container ({@code postgres:5432})
      * @throws UncheckedIOException if the file cannot be read
      */
-    @SuppressWarnings("unchecked")
     static Map<String, String> connectorConfig(PostgreSQLContainer postgres) {
+        return connectorConfig("postgres", "5432", postgres.getUsername(), postgres.getPassword(), postgres.getDatabaseName());
+    }
+
+    /**
+     * @return {@code containers/debezium/orders-connector.json} plus the connection to a PostgreSQL database as the
+     *     Connect worker reaches it
+     * @throws UncheckedIOException if the file cannot be read
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, String> connectorConfig(String host, String port, String user, String password, String database) {
         Map<String, Object> json;
         try {
             json = new ObjectMapper().readValue(
@@ -87,11 +96,11 @@ final class ShippedSetup {
         }
         Map<String, String> config = new LinkedHashMap<>();
         json.forEach((k, v) -> config.put(k, String.valueOf(v)));
-        config.put("database.hostname", "postgres");
-        config.put("database.port", "5432");
-        config.put("database.user", postgres.getUsername());
-        config.put("database.password", postgres.getPassword());
-        config.put("database.dbname", postgres.getDatabaseName());
+        config.put("database.hostname", host);
+        config.put("database.port", port);
+        config.put("database.user", user);
+        config.put("database.password", password);
+        config.put("database.dbname", database);
         return config;
     }
 

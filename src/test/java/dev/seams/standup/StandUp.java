@@ -8,7 +8,11 @@ import dev.seams.stand.Images;
 import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
 import dev.seams.truth.RunNames;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -63,6 +67,12 @@ public final class StandUp implements Callable<Integer> {
             description = "how long the seeded orders may take to reach ClickHouse, ISO-8601 (default: ${DEFAULT-VALUE})")
     Duration seedTimeout;
 
+    @Option(names = "--endpoints-file", paramLabel = "FILE",
+            description = "also write the stand's endpoints there for the claims' external mode (-Dseams.stand=external "
+                    + "-Dseams.stand.file=FILE; docs/stand.md \"An existing stand\"), the passwords in FILE.*-password "
+                    + "(default: none)")
+    Path endpointsFile;
+
     @Spec
     CommandSpec spec;
 
@@ -116,6 +126,16 @@ public final class StandUp implements Callable<Integer> {
         }
         if (!signals.received()) {
             print(stand);
+            if (endpointsFile != null) {
+                try {
+                    writeEndpoints(stand, endpointsFile);
+                } catch (IOException e) {
+                    System.err.println("seams stand up: cannot write " + endpointsFile + ": " + e);
+                    sink.close();
+                    stand.stop();
+                    return 1;
+                }
+            }
             if (seed > 0) {
                 seed(stand);
             }
@@ -190,6 +210,35 @@ public final class StandUp implements Callable<Integer> {
         out.printf("  docker exec -it %s clickhouse-client --user %s --password %s -d %s -q \"SELECT * FROM customer_totals "
                 + "FINAL ORDER BY customer_id\"%n", clickhouse, ch.user(), ch.password(), ch.database());
         out.flush();
+    }
+
+    /**
+     * Writes the stand's endpoints as an external stand's properties file (docs/stand.md "An existing stand"), each
+     * password in a file of its own beside it, readable by its owner only.
+     */
+    static void writeEndpoints(Stand stand, Path file) throws IOException {
+        ClickHouseTarget ch = stand.clickhouseTarget();
+        Path pgPassword = secret(file, "pg-password", stand.pgPassword());
+        Path chPassword = secret(file, "clickhouse-password", ch.password());
+        Files.writeString(file, String.join("\n",
+                "# the endpoints of a stand `seams stand up` brought up, for -Dseams.stand=external (docs/stand.md)",
+                "postgres.url=" + stand.pgJdbcUrl("postgres"),
+                "postgres.user=" + stand.pgUser(),
+                "postgres.password.file=" + pgPassword,
+                "postgres.from.connect=postgres:5432",
+                "kafka.bootstrap.servers=" + stand.bootstrapServers(),
+                "connect.url=" + stand.connect().getTarget(),
+                "clickhouse.url=" + ch.endpoint(),
+                "clickhouse.user=" + ch.user(),
+                "clickhouse.password.file=" + chPassword, ""));
+    }
+
+    private static Path secret(Path file, String suffix, String value) throws IOException {
+        Path path = file.resolveSibling(file.getFileName() + "." + suffix).toAbsolutePath();
+        Files.deleteIfExists(path);
+        Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(path, value);
+        return path;
     }
 
     /** Seeds, then waits until ClickHouse's totals equal PostgreSQL's; says so on stderr if not, and the stand stays up. */

@@ -105,6 +105,10 @@ public final class ClickHouse {
      */
     public List<List<String>> rows(String sql, Map<String, String> settings) {
         QuerySettings querySettings = new QuerySettings().setFormat(ClickHouseFormat.TabSeparated);
+        // the target's database as the HTTP parameter every version reads: client-v2 sends it as the header
+        // X-ClickHouse-Database only, which 18.16 ignores (its unqualified names then reach `default`: an external
+        // stand's run would read and empty tables that are not its own)
+        querySettings.serverSetting("database", target.database());
         settings.forEach(querySettings::serverSetting);
         try (Client client = target.open();
              QueryResponse response = client.query(sql, querySettings).get(120, TimeUnit.SECONDS);

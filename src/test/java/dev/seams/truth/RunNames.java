@@ -17,6 +17,8 @@ import java.util.regex.Pattern;
  */
 public final class RunNames {
 
+    /** What a prefix may hold (declared before {@code PREFIX}, whose computation reads it). */
+    private static final Pattern LEGAL = Pattern.compile("([a-z][a-z0-9_]+_)?");
     /** The system property choosing the stand: {@code local} (default, the suite's own) or {@code external}. */
     public static final String STAND_PROPERTY = "seams.stand";
     /** The system property giving an external stand's run prefix (lower-case letters, digits, {@code _}). */
@@ -48,8 +50,6 @@ public final class RunNames {
      */
     public static final String HEARTBEAT = "__debezium-heartbeat." + CONNECTOR_TOPIC_PREFIX;
 
-    private static final Pattern LEGAL = Pattern.compile("[a-z0-9_]*");
-
     private RunNames() {
     }
 
@@ -71,12 +71,13 @@ public final class RunNames {
 
     /**
      * @param stand a value of {@value #STAND_PROPERTY}: {@code local} or {@code external}
-     * @param given {@value #PREFIX_PROPERTY}, or null
+     * @param given {@value #PREFIX_PROPERTY}, or null or empty for none
      * @param now   the run's start, for a prefix nobody gave
      * @return the run's prefix: empty on a local stand, else the given one or {@code seams_<seconds in base 36>_}
      * @throws IllegalArgumentException for another stand, a prefix on a local stand (whose names are the shipped ones),
-     *     or a prefix with other characters than lower-case letters, digits and {@code _} (those a replication slot
-     *     allows, and every other name too)
+     *     or a prefix that does not start with a lower-case letter, holds other characters than lower-case letters,
+     *     digits and {@code _} (those a replication slot allows, and every other name too) or does not end with {@code _}
+     *     (the run's removal drops whatever starts with it: {@code s} would take every database named {@code s…})
      */
     static String prefix(String stand, String given, Instant now) {
         switch (stand) {
@@ -88,10 +89,11 @@ public final class RunNames {
                 return "";
             }
             case "external" -> {
-                String prefix = given != null ? given : "seams_" + Long.toString(now.getEpochSecond(), 36) + "_";
+                String prefix = given != null && !given.isEmpty() ? given : "seams_" + Long.toString(now.getEpochSecond(), 36) + "_";
                 if (!LEGAL.matcher(prefix).matches()) {
-                    throw new IllegalArgumentException("-D" + PREFIX_PROPERTY + " may hold lower-case letters, digits "
-                            + "and '_' only (a replication slot's characters), got '" + prefix + "'");
+                    throw new IllegalArgumentException("-D" + PREFIX_PROPERTY + " starts with a lower-case letter, holds "
+                            + "lower-case letters, digits and '_' only (a replication slot's characters) and ends with '_', got '"
+                            + prefix + "'");
                 }
                 return prefix;
             }

@@ -26,12 +26,16 @@ class RunNamesTest {
     void anExternalStandTakesTheGivenPrefixOrMakesOne() {
         assertThat(RunNames.prefix("external", "ci7_", NOW)).isEqualTo("ci7_");
         assertThat(RunNames.prefix("external", null, NOW)).isEqualTo("seams_" + Long.toString(1_765_000_000L, 36) + "_");
+        assertThat(RunNames.prefix("external", "", NOW)).as("Maven's empty default: never the shipped names on a shared stand")
+                .isEqualTo("seams_" + Long.toString(1_765_000_000L, 36) + "_");
     }
 
     @Test
     void aPrefixASlotCannotHoldIsRefused() {
-        assertThatThrownBy(() -> RunNames.prefix("external", "CI-7.", NOW)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("'CI-7.'");
+        assertThatThrownBy(() -> RunNames.prefix("external", "7ci_", NOW)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'7ci_'");
+        assertThatThrownBy(() -> RunNames.prefix("external", "s", NOW)).as("the removal would take every name s…")
+                .hasMessageContaining("ends with '_'");
     }
 
     @Test
