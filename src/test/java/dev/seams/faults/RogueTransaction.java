@@ -16,7 +16,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * test, so the transaction is neither committed nor aborted by the client and pins the partition's
  * last stable offset until the coordinator aborts it after {@code transaction.timeout.ms}.
  *
- * <p>Arguments: bootstrap servers, topic, key, value, transaction timeout in ms. Prints
+ * <p>Arguments: bootstrap servers, topic, key, value, transaction timeout in ms, the transactional id's prefix (the
+ * run's names, truth/RunNames; the pid follows). Prints
  * {@code rogue: transaction open, record at <partition>@<offset>} once the record is written.
  */
 public final class RogueTransaction {
@@ -28,7 +29,7 @@ public final class RogueTransaction {
     public static void main(String[] args) throws Exception {
         Map<String, Object> config = Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, args[0],
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG, "seams-rogue-" + ProcessHandle.current().pid(),
+                ProducerConfig.TRANSACTIONAL_ID_CONFIG, args[5] + ProcessHandle.current().pid(),
                 ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Integer.parseInt(args[4]),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName(),
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());

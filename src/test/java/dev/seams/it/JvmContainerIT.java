@@ -71,6 +71,9 @@ class JvmContainerIT {
 
     @AfterEach
     void restoreHostStreams() {
+        if (stand == null) {   // the @BeforeEach found no stand of its own (an external one): nothing was started
+            return;
+        }
         if (streams != null) {
             streams.close();
         }

@@ -83,7 +83,7 @@ class LagIT {
         streams.addAll(probe.describe(Pipeline.STREAMS_GROUP, Pipeline.REPARTITION_TOPIC));
         List<PartitionLag> sink = probe.describe(SINK_GROUP, RunNames.CUSTOMER_TOTALS);
         // What the source saw: a sink that commits last offset + 1 stops in front of the commit marker.
-        String scratch = "seams-g12-last-offset-plus-1";
+        String scratch = RunNames.of("seams-g12-last-offset-plus-1");
         topics.resetGroup(scratch, topics.lastDataOffsetPlusOne(RunNames.CUSTOMER_TOTALS));
         List<PartitionLag> naive = probe.describe(scratch, RunNames.CUSTOMER_TOTALS);
 

@@ -52,6 +52,7 @@ class ReplicaIdentityIT {
             exercises = {"streams/JsonSerdes", "streams/TotalsTopology", "sink/DedupDemoMapper", "inbox/InboxStore"})
     void b16ReplicaIdentityDefault(ClaimEvidence e, StandContext s) {
         s.requireSink(SinkTrait.DEDUP_DEMO, "B16 reads the deletes into order_dedup");
+        s.stand();   // the inbox runs as a process of the suite's own stand: NOT_RUN on an external one, before anything changes
         // given: the pipeline settled; orders with PostgreSQL's default replica identity (a DELETE's old image: the key)
         Endpoints stand = s.endpoints();
         Topics topics = s.topics();

@@ -85,7 +85,7 @@ class TransactionsIT {
         Set<Long> customers = s.pg().truth().keySet();
 
         List<Rogue> rogues = new ArrayList<>();
-        try (KafkaProducer<byte[], byte[]> producer = topics.producer("seams-b1-abort")) {
+        try (KafkaProducer<byte[], byte[]> producer = topics.producer(RunNames.of("seams-b1-abort"))) {
             producer.initTransactions();
             producer.beginTransaction();
             for (long customer : customers) {
@@ -232,7 +232,7 @@ class TransactionsIT {
     private static Pinned pinByKilledProducer(ClaimEvidence e, Endpoints stand, LagProbe probe, long customer, int timeoutMs) {
         JvmProcess rogue = new JvmProcess("rogue-transaction", RogueTransaction.class.getName(),
                 List.of(stand.bootstrapServers(), RunNames.CUSTOMER_TOTALS, Long.toString(customer), rogueSnapshot(customer),
-                        Integer.toString(timeoutMs)), Project.root().resolve("target/stand-logs"));
+                        Integer.toString(timeoutMs), RunNames.of("seams-rogue-")), Project.root().resolve("target/stand-logs"));
         rogue.start();
         rogue.awaitOutput("rogue: transaction open", Duration.ofMinutes(2));
         Sigkill.require("the rogue producer", e.figure("rogue_exit_status", rogue.kill()));

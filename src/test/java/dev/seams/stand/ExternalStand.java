@@ -1,5 +1,7 @@
 package dev.seams.stand;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.seams.load.PreexistingOrders;
 import dev.seams.project.Project;
 import dev.seams.report.NotApplicableException;
@@ -7,6 +9,7 @@ import dev.seams.sink.ClickHouseTarget;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Endpoints;
 import dev.seams.truth.Groups;
+import dev.seams.truth.ReplicationSlots;
 import dev.seams.truth.RunNames;
 import java.io.IOException;
 import java.io.InputStream;
@@ -88,7 +91,6 @@ public final class ExternalStand implements Endpoints {
     private final List<Runnable> undo = new ArrayList<>();
     private Admin admin;
     private JvmProcess streams;
-    private volatile List<Long> preexistingOrders = List.of();
     private short replicationFactor;
     private double startSeconds;
 
@@ -192,7 +194,7 @@ public final class ExternalStand implements Endpoints {
                 }
             }
             st.execute("CREATE DATABASE " + DATABASE);
-            undo.add(this::dropPostgresDatabase);
+            undo.add(this::dropPostgresDatabases);
         } catch (SQLException e) {
             throw new IllegalStateException("PostgreSQL at " + required("postgres.url") + ": " + e.getMessage(), e);
         }
@@ -201,7 +203,7 @@ public final class ExternalStand implements Endpoints {
         } catch (SQLException e) {
             throw new IllegalStateException("cannot connect to " + pgJdbcUrl(DATABASE), e);
         }
-        preexistingOrders = PreexistingOrders.write(this::pg);   // before the connector exists (B17)
+        PreexistingOrders.write(this::pg);   // before the connector exists, as on the suite's own stand (B17)
 
         ClickHouse server = ClickHouse.of(clickhouseTarget().withDatabase("default"));
         server.execute("CREATE DATABASE " + DATABASE);
@@ -215,10 +217,13 @@ public final class ExternalStand implements Endpoints {
                 ? Short.parseShort(required("kafka.replication.factor")) : (short) Math.min(3, brokers());
         ShippedSetup.createTopics(admin, replicationFactor);
 
+        Path stateDir = Project.root().resolve("target/external-streams-state/" + RunNames.PREFIX);
+        Project.deleteTree(stateDir);   // a reused prefix's old stores must not meet the new topics
+        undo.add(() -> Project.deleteTree(stateDir));
         streams = new JvmProcess("external-streams", "dev.seams.cli.StreamsCommand", List.of(
                 "--bootstrap-servers", bootstrapServers(), "--application-id", RunNames.STREAMS_GROUP,
                 "--topic-prefix", RunNames.PREFIX, "--dynamic-membership",
-                "--state-dir", Project.root().resolve("target/external-streams-state/" + RunNames.PREFIX).toString()),
+                "--state-dir", stateDir.toString()),
                 Project.root().resolve("target/stand-logs"));
         undo.add(streams::stop);
         streams.start();
@@ -284,14 +289,37 @@ public final class ExternalStand implements Endpoints {
         LOG.info("this run's pipeline ({}*) is removed from the external stand", RunNames.PREFIX);
     }
 
+    /**
+     * Stops the connector and waits until it is STOPPED (its task gone, the slot released), deletes its offsets (Kafka
+     * Connect 3.6+, KIP-875; an older worker keeps them, harmless under a prefix of its own), then deletes it, asking
+     * again while the worker rebalances, until it is gone from {@code /connectors}.
+     */
     private static void removeConnector(ConnectWorker connect) {
+        String name = RunNames.CONNECTOR;
         try {
-            connect.stop(RunNames.CONNECTOR);
-            connect.deleteOffsets(RunNames.CONNECTOR);   // Kafka Connect 3.6+; an older worker keeps them
+            connect.stop(name);
+            await(name + " STOPPED").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
+                    .until(() -> "STOPPED".equals(connect.connectorState(name)));
+            connect.deleteOffsets(name);
         } catch (RuntimeException e) {
-            LOG.warn("cannot stop {} and delete its offsets: {}", RunNames.CONNECTOR, e.toString());
+            LOG.warn("cannot stop {} and delete its offsets: {}", name, e.toString());
         }
-        connect.delete(RunNames.CONNECTOR);
+        await(name + " deleted").atMost(Duration.ofMinutes(2)).pollDelay(Duration.ZERO).pollInterval(Duration.ofSeconds(1))
+                .ignoreExceptions().until(() -> {
+                    if (listed(connect, name)) {
+                        connect.delete(name);
+                    }
+                    return !listed(connect, name);
+                });
+    }
+
+    private static boolean listed(ConnectWorker connect, String name) {
+        for (var node : connect.get("/connectors")) {
+            if (name.equals(node.asText())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void deleteTopics() {
@@ -329,34 +357,48 @@ public final class ExternalStand implements Endpoints {
     private static void dropClickHouseDatabases(ClickHouse server) {
         for (List<String> row : server.rows("SHOW DATABASES")) {
             if (row.get(0).startsWith(RunNames.PREFIX)) {
-                server.execute("DROP DATABASE IF EXISTS " + row.get(0));
+                try {
+                    server.execute("DROP DATABASE IF EXISTS " + row.get(0));
+                } catch (RuntimeException e) {
+                    LOG.warn("cannot drop the ClickHouse database {}: {}", row.get(0), e.toString());
+                }
             }
         }
     }
 
-    private void dropPostgresDatabase() {
-        try (Connection c = DriverManager.getConnection(required("postgres.url"), pgUser(), pgPassword());
-             Statement st = c.createStatement()) {
-            st.execute("SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '"
-                    + SLOT + "' AND NOT active");
-            List<String> ours = new ArrayList<>();   // the run's own and those claims made (e.g. the inbox's ledger)
+    private Connection adminPg() throws SQLException {
+        return DriverManager.getConnection(required("postgres.url"), pgUser(), pgPassword());
+    }
+
+    /**
+     * Drops the run's slot (retried while the deleted connector's walsender still holds it, {@link ReplicationSlots#drop})
+     * and every database that starts with the prefix, each on its own: {@code WITH (FORCE)} on PostgreSQL 13+, else after
+     * terminating its backends.
+     */
+    private void dropPostgresDatabases() {
+        new ReplicationSlots(this::adminPg).drop(SLOT);
+        List<String> ours = new ArrayList<>();   // the run's own and those claims made (e.g. the inbox's ledger)
+        boolean force;
+        try (Connection c = adminPg(); Statement st = c.createStatement()) {
             try (var rs = st.executeQuery("SELECT datname FROM pg_database WHERE starts_with(datname, '" + RunNames.PREFIX + "')")) {
                 while (rs.next()) {
                     ours.add(rs.getString(1));
                 }
             }
-            for (String database : ours) {
-                st.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + database + "'");
-                st.execute("DROP DATABASE IF EXISTS " + database);
-            }
+            force = c.getMetaData().getDatabaseMajorVersion() >= 13;
         } catch (SQLException e) {
-            throw new IllegalStateException("cannot drop the slot " + SLOT + " or the run's databases: " + e, e);
+            throw new IllegalStateException("cannot list the run's PostgreSQL databases: " + e, e);
         }
-    }
-
-    /** @return the ids of the orders the run's database held when its connector was first registered (claim B17) */
-    public List<Long> preexistingOrderIds() {
-        return preexistingOrders;
+        for (String database : ours) {
+            try (Connection c = adminPg(); Statement st = c.createStatement()) {
+                if (!force) {
+                    st.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + database + "'");
+                }
+                st.execute("DROP DATABASE IF EXISTS " + database + (force ? " WITH (FORCE)" : ""));
+            } catch (SQLException e) {
+                LOG.warn("cannot drop the PostgreSQL database {}: {}", database, e.toString());
+            }
+        }
     }
 
     /** @return seconds this run took to create its pipeline on the stand */

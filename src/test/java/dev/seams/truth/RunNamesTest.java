@@ -14,12 +14,18 @@ class RunNamesTest {
     @Test
     void theSuitesOwnStandRunsTheShippedNames() {
         assertThat(RunNames.prefix("local", null, NOW)).isEmpty();
-        assertThat(RunNames.PREFIX).as("this unit-test JVM names no stand").isEmpty();
-        assertThat(RunNames.CUSTOMER_TOTALS).isEqualTo("customer.totals");
-        assertThat(RunNames.STREAMS_GROUP).isEqualTo("ds-streams");
-        assertThat(RunNames.SINK_GROUP).isEqualTo("ds-sink");
-        assertThat(RunNames.CONNECTOR).isEqualTo("orders-connector");
-        assertThat(RunNames.HEARTBEAT).isEqualTo("__debezium-heartbeat.seams");
+        assertThat(RunNames.prefix("local", "", NOW)).as("Maven's empty default").isEmpty();
+    }
+
+    @Test
+    void everyNameIsTheShippedOneAfterThePrefix() {   // whatever stand this JVM was given (mvn verify passes -D to both)
+        String p = RunNames.PREFIX;
+        assertThat(RunNames.CUSTOMER_TOTALS).isEqualTo(p + "customer.totals");
+        assertThat(RunNames.ORDERS_EVENTS_DLQ).isEqualTo(p + "orders.events.dlq");
+        assertThat(RunNames.STREAMS_GROUP).isEqualTo(p + "ds-streams");
+        assertThat(RunNames.SINK_GROUP).isEqualTo(p + "ds-sink");
+        assertThat(RunNames.CONNECTOR).isEqualTo(p + "orders-connector");
+        assertThat(RunNames.HEARTBEAT).isEqualTo("__debezium-heartbeat." + p + "seams");
     }
 
     @Test
