@@ -57,6 +57,13 @@ public final class ExternalStand implements Endpoints {
 
     private static final Logger LOG = LoggerFactory.getLogger(ExternalStand.class);
 
+    /** The run's own database on both PostgreSQL and ClickHouse. */
+    private static final String DATABASE = RunNames.of("seams");
+    /** The run's replication slot and publication (the shipped {@code seams_orders} with the prefix). */
+    private static final String SLOT = RunNames.of("seams_orders");
+    private static ExternalStand instance;
+    private static RuntimeException failure;
+
     /**
      * Removes the run's pipeline from the external stand when the test session ends ({@code
      * META-INF/services/org.junit.platform.launcher.LauncherSessionListener}), while the JVM still runs normally: a
@@ -79,24 +86,22 @@ public final class ExternalStand implements Endpoints {
             }
         }
     }
-    /** The run's own database on both PostgreSQL and ClickHouse. */
-    private static final String DATABASE = RunNames.of("seams");
-    /** The run's replication slot and publication (the shipped {@code seams_orders} with the prefix). */
-    private static final String SLOT = RunNames.of("seams_orders");
-    private static ExternalStand instance;
-    private static RuntimeException failure;
 
     private final Path file;
     private final Properties endpoints;
+    /** The passwords, read once from their files. */
+    private final String pgPassword;
+    private final String clickhousePassword;
     private final List<Runnable> undo = new ArrayList<>();
     private Admin admin;
-    private JvmProcess streams;
     private short replicationFactor;
     private double startSeconds;
 
     private ExternalStand(Path file, Properties endpoints) {
         this.file = file;
         this.endpoints = endpoints;
+        this.pgPassword = secret("postgres.password.file");
+        this.clickhousePassword = secret("clickhouse.password.file");
     }
 
     /** @return whether this run's stand is an external one ({@code -Dseams.stand=external}) */
@@ -184,8 +189,7 @@ public final class ExternalStand implements Endpoints {
         }
         long t0 = System.nanoTime();
         LOG.info("creating this run's pipeline on the external stand of {}, names prefixed {}", file, RunNames.PREFIX);
-        try (Connection c = DriverManager.getConnection(required("postgres.url"), pgUser(), pgPassword());
-             Statement st = c.createStatement()) {
+        try (Connection c = adminPg(); Statement st = c.createStatement()) {
             try (var rs = st.executeQuery("SHOW wal_level")) {
                 rs.next();
                 if (!"logical".equals(rs.getString(1))) {
@@ -220,7 +224,7 @@ public final class ExternalStand implements Endpoints {
         Path stateDir = Project.root().resolve("target/external-streams-state/" + RunNames.PREFIX);
         Project.deleteTree(stateDir);   // a reused prefix's old stores must not meet the new topics
         undo.add(() -> Project.deleteTree(stateDir));
-        streams = new JvmProcess("external-streams", "dev.seams.cli.StreamsCommand", List.of(
+        JvmProcess streams = new JvmProcess("external-streams", "dev.seams.cli.StreamsCommand", List.of(
                 "--bootstrap-servers", bootstrapServers(), "--application-id", RunNames.STREAMS_GROUP,
                 "--topic-prefix", RunNames.PREFIX, "--dynamic-membership",
                 "--state-dir", stateDir.toString()),
@@ -366,6 +370,7 @@ public final class ExternalStand implements Endpoints {
         }
     }
 
+    /** @return a connection to the database of {@code postgres.url}, where the run's own databases are created and dropped */
     private Connection adminPg() throws SQLException {
         return DriverManager.getConnection(required("postgres.url"), pgUser(), pgPassword());
     }
@@ -437,7 +442,7 @@ public final class ExternalStand implements Endpoints {
 
     @Override
     public String pgPassword() {
-        return secret("postgres.password.file");
+        return pgPassword;
     }
 
     @Override
@@ -458,6 +463,6 @@ public final class ExternalStand implements Endpoints {
     /** @return the run's ClickHouse database {@code <prefix>seams} at {@code clickhouse.url} */
     @Override
     public ClickHouseTarget clickhouseTarget() {
-        return new ClickHouseTarget(required("clickhouse.url"), required("clickhouse.user"), secret("clickhouse.password.file"), DATABASE);
+        return new ClickHouseTarget(required("clickhouse.url"), required("clickhouse.user"), clickhousePassword, DATABASE);
     }
 }
