@@ -1,13 +1,11 @@
 package dev.seams.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.seams.fixture.StandContext;
 import dev.seams.project.Project;
 import dev.seams.sink.Batching;
 import dev.seams.sink.SinkOptions;
-import dev.seams.stand.ContainerControl;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import java.time.Duration;
@@ -15,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -223,18 +222,13 @@ class P1SinkBench {
          * started again (same container, same data, fixed ports) and the benchmark goes on.
          */
         private void restartClickHouseIfItDied(Stand stand, int rep) {
-            ContainerControl clickhouse = stand.control("clickhouse");
             try {
-                await("ClickHouse answers or has exited").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
-                        .ignoreExceptions().until(() -> !clickhouse.isRunning() || ClickHouse.of(stand.clickhouseTarget()).scalar("SELECT 1") == 1);
-                if (clickhouse.isRunning()) {
+                OptionalInt exited = stand.restartClickHouseIfExited();
+                if (exited.isEmpty()) {
                     return;
                 }
-                engineError = "ClickHouse exited (status " + clickhouse.exitCode() + ") during the Kafka engine's round "
+                engineError = "ClickHouse exited (status " + exited.getAsInt() + ") during the Kafka engine's round "
                         + rep + " (see target/stand-logs/clickhouse.log)" + (engineError == null ? "" : "; " + engineError);
-                clickhouse.start();
-                await("ClickHouse answers again after its restart").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
-                        .ignoreExceptions().until(() -> ClickHouse.of(stand.clickhouseTarget()).scalar("SELECT 1") == 1);
                 KafkaEnginePeer.drop(ClickHouse.of(stand.clickhouseTarget()));   // a half-dropped engine table would consume again
             } catch (RuntimeException e) {
                 engineError = (engineError == null ? "" : engineError + "; ") + "ClickHouse not answering after the Kafka engine's round "

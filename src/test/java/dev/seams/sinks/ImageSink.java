@@ -58,8 +58,13 @@ public final class ImageSink implements SinkUnderTest {
      */
     static final Set<Integer> GRACEFUL_EXIT = Set.of(0, 143);
 
+    /**
+     * Each image's traits, read once per JVM: {@link SinkUnderTest#configured()} makes a new instance at every call (a
+     * claim asks several times), and each would otherwise inspect the image again.
+     */
+    private static final Map<String, Set<SinkTrait>> TRAITS = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final String image;
-    private Set<SinkTrait> traits;
 
     /** @param image the image reference, e.g. {@code registry.example.com/team/sink:1.4} */
     ImageSink(String image) {
@@ -75,27 +80,28 @@ public final class ImageSink implements SinkUnderTest {
     }
 
     /**
-     * @return the traits its image's label names, read once (the image pulled first if it is not here)
+     * @return the traits its image's label names, read once per JVM (the image pulled first if it is not here)
      * @throws IllegalArgumentException if the label names no trait
      */
     @Override
-    public synchronized Set<SinkTrait> traits() {
-        if (traits == null) {
-            var docker = DockerClientFactory.instance().client();
+    public Set<SinkTrait> traits() {
+        return TRAITS.computeIfAbsent(image, ImageSink::inspectTraits);
+    }
+
+    private static Set<SinkTrait> inspectTraits(String image) {
+        var docker = DockerClientFactory.instance().client();
+        try {
+            docker.inspectImageCmd(image).exec();
+        } catch (com.github.dockerjava.api.exception.NotFoundException e) {   // a registry's image, not pulled yet
             try {
-                docker.inspectImageCmd(image).exec();
-            } catch (com.github.dockerjava.api.exception.NotFoundException e) {   // a registry's image, not pulled yet
-                try {
-                    docker.pullImageCmd(image).start().awaitCompletion();
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while pulling " + image, ie);
-                }
+                docker.pullImageCmd(image).start().awaitCompletion();
+            } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while pulling " + image, ie);
             }
-            Map<String, String> labels = docker.inspectImageCmd(image).exec().getConfig().getLabels();
-            traits = parseTraits(labels == null ? null : labels.get(TRAITS_LABEL));
         }
-        return traits;
+        Map<String, String> labels = docker.inspectImageCmd(image).exec().getConfig().getLabels();
+        return parseTraits(labels == null ? null : labels.get(TRAITS_LABEL));
     }
 
     /**

@@ -6,7 +6,6 @@ import dev.seams.project.Project;
 import dev.seams.report.NotApplicableException;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
-import dev.seams.stand.ContainerControl;
 import dev.seams.stand.ExternalStand;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
@@ -155,22 +154,15 @@ public final class KafkaEngineSink implements SinkUnderTest {
 
     /**
      * ClickHouse 18.16 has aborted once when an engine table was dropped (docs/findings.md): then the server is started
-     * again, so that the claims after this one have their ClickHouse, and this run fails by name.
+     * again ({@link Stand#restartClickHouseIfExited}), so that the claims after this one have their ClickHouse, and this
+     * run fails by name.
      *
      * @throws IllegalStateException if ClickHouse exited during the drop
      */
     private static void requireClickHouseAlive(Stand stand) {
-        ContainerControl clickhouse = stand.control("clickhouse");
-        await("ClickHouse answers or has exited").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions().until(() -> !clickhouse.isRunning() || ClickHouse.of(stand.clickhouseTarget()).scalar("SELECT 1") == 1);
-        if (clickhouse.isRunning()) {
-            return;
-        }
-        int status = clickhouse.exitCode();
-        clickhouse.start();
-        await("ClickHouse answers again after its restart").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250))
-                .ignoreExceptions().until(() -> ClickHouse.of(stand.clickhouseTarget()).scalar("SELECT 1") == 1);
-        throw new IllegalStateException(NAME + ": ClickHouse exited (status " + status + ") when the engine's tables were "
-                + "dropped; it was started again (see target/stand-logs/clickhouse.log)");
+        stand.restartClickHouseIfExited().ifPresent(status -> {
+            throw new IllegalStateException(NAME + ": ClickHouse exited (status " + status + ") when the engine's tables were "
+                    + "dropped; it was started again (see target/stand-logs/clickhouse.log)");
+        });
     }
 }
