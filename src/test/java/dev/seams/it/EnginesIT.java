@@ -9,6 +9,7 @@ import static dev.seams.it.ScratchTables.recreate;
 import static dev.seams.truth.ClickHouseParts.MERGE_PARTS;
 import static dev.seams.truth.ClickHouseParts.PART_LOG_COLUMNS;
 import static dev.seams.truth.ClickHouseParts.activeParts;
+import static dev.seams.truth.ClickHouseParts.mergeInto;
 import static dev.seams.truth.ClickHouseParts.mergeLosses;
 import static dev.seams.truth.ClickHouseParts.newParts;
 import static dev.seams.truth.ClickHouseParts.partLog;
@@ -132,8 +133,8 @@ class EnginesIT {
                     }
                     ch.execute("SYSTEM FLUSH LOGS");
                     return partLog(ch, since, raw, replacing);
-                }, log -> active.values().stream().allMatch(parts -> parts.size() == 1 && log.stream()
-                        .anyMatch(ev -> ev.type() == MERGE_PARTS && ev.part().equals(parts.get(0)))));
+                }, log -> active.entrySet().stream().allMatch(t -> t.getValue().size() == 1
+                        && mergeInto(log, t.getKey(), t.getValue().get(0)).isPresent()));
 
         List<List<Object>> newRaw = newParts(events, raw);
         List<List<Object>> newReplacing = newParts(events, replacing);

@@ -63,8 +63,16 @@ public final class ClickHouseParts {
     }
 
     public static PartEvent producing(List<PartEvent> events, String table, String part) {
+        return mergeInto(events, table, part).orElseThrow();
+    }
+
+    /**
+     * @return the table's last merge whose result is the part, if the events hold one (parts of different tables may
+     *     have the same name: the table is part of the match)
+     */
+    public static java.util.Optional<PartEvent> mergeInto(List<PartEvent> events, String table, String part) {
         return events.stream().filter(ev -> ev.table().equals(table) && ev.type() == MERGE_PARTS && ev.part().equals(part))
-                .reduce((a, b) -> b).orElseThrow();
+                .reduce((a, b) -> b);
     }
 
     /**
