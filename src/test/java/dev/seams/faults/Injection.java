@@ -77,7 +77,7 @@ public final class Injection implements AutoCloseable {
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
         props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        this.producer = new KafkaProducer<>(props);
+        this.producer = new KafkaProducer<>(stand.kafkaClientConfig().applyTo(props));
         topics.latestSnapshots().forEach((id, t) -> versions.put(id, t.version()));
         this.opened = Map.copyOf(versions);
     }

@@ -1,7 +1,9 @@
 package dev.seams.faults;
 
+import dev.seams.kafka.KafkaClientConfig;
 import dev.seams.stand.JvmProcess;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -17,7 +19,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * last stable offset until the coordinator aborts it after {@code transaction.timeout.ms}.
  *
  * <p>Arguments: bootstrap servers, topic, key, value, transaction timeout in ms, the transactional id's prefix (the
- * run's names, truth/RunNames; the pid follows). Prints
+ * run's names, truth/RunNames; the pid follows), and optionally a file of client properties (SASL/SSL, the run's
+ * {@code Endpoints#kafkaClientProperties()}). Prints
  * {@code rogue: transaction open, record at <partition>@<offset>} once the record is written.
  */
 public final class RogueTransaction {
@@ -33,7 +36,8 @@ public final class RogueTransaction {
                 ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, Integer.parseInt(args[4]),
                 ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName(),
                 ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config);
+        KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(
+                KafkaClientConfig.load(args.length > 6 ? Path.of(args[6]) : null).applyTo(config));
         producer.initTransactions();
         producer.beginTransaction();
         RecordMetadata written = producer.send(new ProducerRecord<>(args[1],

@@ -74,7 +74,7 @@ class IsolationIT {
         args.addAll(0, List.of("sink", "--bootstrap-servers", stand.bootstrapServers(),
                 "--clickhouse", target.endpoint(), "--clickhouse-user", target.user(), "--clickhouse-password", target.password(),
                 "--clickhouse-database", target.database(), "--until-caught-up"));
-        args.addAll(SinkCli.runNames(SinkMode.TOTALS, args));
+        args.addAll(SinkCli.standOptions(stand, SinkMode.TOTALS, args));
         JvmProcess sink = new JvmProcess(flag == null ? "sink-g15" : "sink-g15-control", "dev.seams.cli.SeamsCli", args,
                 Project.root().resolve("target/stand-logs"));
         sink.start();

@@ -230,9 +230,11 @@ class TransactionsIT {
      * @throws FaultNotObservedException if the LSO is not pinned (the claim is UNVERIFIED)
      */
     private static Pinned pinByKilledProducer(ClaimEvidence e, Endpoints stand, LagProbe probe, long customer, int timeoutMs) {
-        JvmProcess rogue = new JvmProcess("rogue-transaction", RogueTransaction.class.getName(),
-                List.of(stand.bootstrapServers(), RunNames.CUSTOMER_TOTALS, Long.toString(customer), rogueSnapshot(customer),
-                        Integer.toString(timeoutMs), RunNames.of("seams-rogue-")), Project.root().resolve("target/stand-logs"));
+        List<String> args = new ArrayList<>(List.of(stand.bootstrapServers(), RunNames.CUSTOMER_TOTALS, Long.toString(customer),
+                rogueSnapshot(customer), Integer.toString(timeoutMs), RunNames.of("seams-rogue-")));
+        stand.kafkaClientProperties().ifPresent(file -> args.add(file.toString()));
+        JvmProcess rogue = new JvmProcess("rogue-transaction", RogueTransaction.class.getName(), args,
+                Project.root().resolve("target/stand-logs"));
         rogue.start();
         rogue.awaitOutput("rogue: transaction open", Duration.ofMinutes(2));
         Sigkill.require("the rogue producer", e.figure("rogue_exit_status", rogue.kill()));

@@ -2,9 +2,11 @@ package dev.seams.stand;
 
 import dev.seams.truth.Groups;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
@@ -29,6 +31,8 @@ public final class Brokers {
 
     private final BrokerLayout layout;
     private final Map<Integer, KafkaContainer> nodes = new LinkedHashMap<>();
+    private final SaslListener sasl;
+    private final List<String> saslBootstrap = new ArrayList<>();
 
     /**
      * A position in every node's log ({@link #mark()}), to read what the nodes logged since.
@@ -54,13 +58,16 @@ public final class Brokers {
      * @param image   the profile's Kafka image
      * @param network the stand's network
      * @param label   the label every container of the stand carries ({@code dev.seams.stand})
+     * @param sasl    a SASL listener for every node beside the PLAINTEXT ones, or null for none
      */
-    Brokers(BrokerLayout layout, DockerImageName image, Network network, String label) {
+    Brokers(BrokerLayout layout, DockerImageName image, Network network, String label, SaslListener sasl) {
         this.layout = layout;
+        this.sasl = sasl;
         for (int id : layout.nodeIds()) {
             String alias = layout.alias(id);
-            nodes.put(id, new KafkaContainer(image)
-                    .withCommand("sh", "-c", START)
+            int saslHostPort = sasl == null ? 0 : HostPorts.free();
+            KafkaContainer node = new KafkaContainer(image);
+            node.withCommand("sh", "-c", START)
                     .withNetwork(network).withNetworkAliases(alias)
                     .withListener(alias + ":" + BrokerLayout.NETWORK_PORT)
                     .withEnv(layout.env(id))
@@ -70,8 +77,19 @@ public final class Brokers {
                         if (layout.cluster()) {   // the inter-broker listener advertises the host name: make it the alias
                             cmd.withHostName(alias);
                         }
+                        if (sasl != null) {
+                            HostPorts.fix(cmd, SaslListener.PORT, saslHostPort);
+                            cmd.withEnv(SaslListener.secured(cmd.getEnv()));
+                        }
                     })
-                    .withStartupTimeout(Duration.ofMinutes(3)));
+                    .withStartupTimeout(Duration.ofMinutes(3));
+            if (sasl != null) {   // the second listener: SaslListener.NAME
+                node.withListener(alias + ":" + SaslListener.PORT, () -> node.getHost() + ":" + saslHostPort)
+                        .withEnv(sasl.brokerEnv())
+                        .withExposedPorts(HOST_LISTENER_PORT, SaslListener.PORT);
+                saslBootstrap.add(node.getHost() + ":" + saslHostPort);
+            }
+            nodes.put(id, node);
         }
     }
 
@@ -108,6 +126,22 @@ public final class Brokers {
     /** @return the bootstrap servers as seen from this host: every node's fixed host listener */
     public String bootstrapServers() {
         return nodes.values().stream().map(KafkaContainer::getBootstrapServers).collect(Collectors.joining(","));
+    }
+
+    /** @return the SASL listener every node has, or empty */
+    public Optional<SaslListener> sasl() {
+        return Optional.ofNullable(sasl);
+    }
+
+    /**
+     * @return the bootstrap servers of the SASL listeners as seen from this host, every node's
+     * @throws IllegalStateException if the nodes have none ({@link #sasl()})
+     */
+    public String saslBootstrapServers() {
+        if (sasl == null) {
+            throw new IllegalStateException("the stand's Kafka has no SASL listener (-D" + SaslListener.PROPERTY + "=true)");
+        }
+        return String.join(",", saslBootstrap);
     }
 
     /** @return the bootstrap servers for the containers on the stand's network ({@link BrokerLayout#onNetwork()}) */

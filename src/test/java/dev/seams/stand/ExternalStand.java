@@ -2,6 +2,7 @@ package dev.seams.stand;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.kafka.KafkaClientConfig;
 import dev.seams.load.PreexistingOrders;
 import dev.seams.project.Project;
 import dev.seams.report.NotApplicableException;
@@ -24,6 +25,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -92,6 +94,9 @@ public final class ExternalStand implements Endpoints {
     /** The passwords, read once from their files. */
     private final String pgPassword;
     private final String clickhousePassword;
+    /** {@code kafka.client.properties}: the Kafka clients' SASL/SSL settings, or null for a PLAINTEXT listener. */
+    private final Path kafkaClientProperties;
+    private final KafkaClientConfig kafkaClientConfig;
     private final List<Runnable> undo = new ArrayList<>();
     private Admin admin;
     private short replicationFactor;
@@ -102,6 +107,9 @@ public final class ExternalStand implements Endpoints {
         this.endpoints = endpoints;
         this.pgPassword = secret("postgres.password.file");
         this.clickhousePassword = secret("clickhouse.password.file");
+        String client = endpoints.getProperty("kafka.client.properties", "").strip();
+        this.kafkaClientProperties = client.isEmpty() ? null : Path.of(client).toAbsolutePath();
+        this.kafkaClientConfig = KafkaClientConfig.load(kafkaClientProperties);   // read once: a file that cannot be read fails the start
     }
 
     /** @return whether this run's stand is an external one ({@code -Dseams.stand=external}) */
@@ -159,10 +167,6 @@ public final class ExternalStand implements Endpoints {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the endpoints file " + file + " (docs/stand.md \"An existing stand\")", e);
         }
-        if (p.containsKey("kafka.client.properties")) {
-            throw new IllegalArgumentException("kafka.client.properties (SASL/SSL) is not carried yet: the suite's own "
-                    + "Kafka clients connect in PLAINTEXT only (docs/stand.md \"An existing stand\")");
-        }
         return p;
     }
 
@@ -214,7 +218,7 @@ public final class ExternalStand implements Endpoints {
         undo.add(() -> dropClickHouseDatabases(server));
         ClickHouse.of(clickhouseTarget()).runScript(Project.root().resolve("containers/clickhouse"));
 
-        admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()));
+        admin = Admin.create(kafkaClientConfig.applyTo(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers())));
         undo.add(this::deleteGroups);
         undo.add(this::deleteTopics);
         replicationFactor = endpoints.containsKey("kafka.replication.factor")
@@ -224,10 +228,12 @@ public final class ExternalStand implements Endpoints {
         Path stateDir = Project.root().resolve("target/external-streams-state/" + RunNames.PREFIX);
         Project.deleteTree(stateDir);   // a reused prefix's old stores must not meet the new topics
         undo.add(() -> Project.deleteTree(stateDir));
-        JvmProcess streams = new JvmProcess("external-streams", "dev.seams.cli.StreamsCommand", List.of(
+        List<String> streamsArgs = new ArrayList<>(List.of(
                 "--bootstrap-servers", bootstrapServers(), "--application-id", RunNames.STREAMS_GROUP,
                 "--topic-prefix", RunNames.PREFIX, "--dynamic-membership",
-                "--state-dir", stateDir.toString()),
+                "--state-dir", stateDir.toString()));
+        streamsArgs.addAll(kafkaConfigOption());
+        JvmProcess streams = new JvmProcess("external-streams", "dev.seams.cli.StreamsCommand", streamsArgs,
                 Project.root().resolve("target/stand-logs"));
         undo.add(streams::stop);
         streams.start();
@@ -448,6 +454,18 @@ public final class ExternalStand implements Endpoints {
     @Override
     public String bootstrapServers() {
         return required("kafka.bootstrap.servers");
+    }
+
+    /** @return {@code kafka.client.properties}, as an absolute path; empty if the file names none (PLAINTEXT) */
+    @Override
+    public Optional<Path> kafkaClientProperties() {
+        return Optional.ofNullable(kafkaClientProperties);
+    }
+
+    /** @return that file's properties, read once when the endpoints were read */
+    @Override
+    public KafkaClientConfig kafkaClientConfig() {
+        return kafkaClientConfig;
     }
 
     @Override

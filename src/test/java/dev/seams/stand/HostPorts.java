@@ -30,6 +30,18 @@ final class HostPorts {
      * @param containerPort the port inside the container, e.g. 9092
      */
     static void fix(CreateContainerCmd cmd, int containerPort) {
+        fix(cmd, containerPort, free());
+    }
+
+    /**
+     * Binds the container's port to the given host port ({@link #free()}, chosen before the container is created, e.g.
+     * for a listener that advertises it); the other exposed ports stay as they are.
+     *
+     * @param cmd           the container's create command
+     * @param containerPort the port inside the container
+     * @param hostPort      the host port
+     */
+    static void fix(CreateContainerCmd cmd, int containerPort, int hostPort) {
         Ports ports = new Ports();
         Ports given = cmd.getHostConfig().getPortBindings();
         if (given != null) {   // Testcontainers' own (random) bindings of the other exposed ports stay
@@ -41,7 +53,7 @@ final class HostPorts {
                 }
             });
         }
-        ports.bind(ExposedPort.tcp(containerPort), Ports.Binding.bindPort(free()));
+        ports.bind(ExposedPort.tcp(containerPort), Ports.Binding.bindPort(hostPort));
         cmd.getHostConfig().withPortBindings(ports);
     }
 

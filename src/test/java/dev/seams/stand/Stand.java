@@ -82,7 +82,8 @@ public final class Stand implements Endpoints {
         this.network = Network.newNetwork();
         this.logDir = Project.root().resolve("target/stand-logs");
         this.postgres = StandContainers.postgres(images, network);
-        this.kafka = new Brokers(BrokerLayout.fromSystemProperties(), images.image("kafka"), network, LABEL);
+        this.kafka = new Brokers(BrokerLayout.fromSystemProperties(), images.image("kafka"), network, LABEL,
+                SaslListener.fromSystemProperties().orElse(null));
         this.clickhouse = StandContainers.clickhouse(images, network);
         this.connect = StandContainers.connect(images, network, kafka);
     }

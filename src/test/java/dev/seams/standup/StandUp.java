@@ -5,6 +5,7 @@ import dev.seams.cli.BuildVersion;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.stand.Images;
+import dev.seams.stand.SaslListener;
 import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
 import dev.seams.truth.RunNames;
@@ -17,6 +18,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -73,6 +75,12 @@ public final class StandUp implements Callable<Integer> {
                     + "(default: none)")
     Path endpointsFile;
 
+    @Option(names = "--kafka-sasl",
+            description = "also give Kafka a SASL_PLAINTEXT listener (PLAIN, one user, a random password) on a host port "
+                    + "of its own; the endpoints file then names it, with its client properties in FILE.kafka-client.properties "
+                    + "(default: ${DEFAULT-VALUE})")
+    boolean kafkaSasl;
+
     @Spec
     CommandSpec spec;
 
@@ -112,6 +120,9 @@ public final class StandUp implements Callable<Integer> {
                 System.setProperty("seams.profile", before);
             }
             throw new ParameterException(spec.commandLine(), "--profile " + profile + ": " + e.getMessage());
+        }
+        if (kafkaSasl) {
+            System.setProperty(SaslListener.PROPERTY, "true");
         }
         Signals signals = Signals.install();
         Stand stand;
@@ -197,6 +208,8 @@ public final class StandUp implements Callable<Integer> {
                 stand.pgPassword());
         out.printf("  Kafka        %s  topics %s, %s, %s%n", stand.bootstrapServers(), RunNames.ORDERS_EVENTS,
                 RunNames.CUSTOMER_TOTALS, RunNames.CUSTOMER_TOTALS_DLQ);
+        stand.kafka().sasl().ifPresent(sasl -> out.printf("  Kafka SASL   %s  SASL_PLAINTEXT, PLAIN, user %s, password %s%n",
+                stand.kafka().saslBootstrapServers(), sasl.user(), sasl.password()));
         out.printf("  Connect      %s  connector %s%n", stand.connect().getTarget(), RunNames.CONNECTOR);
         out.printf("  ClickHouse   %s  database %s, user %s, password %s (customer_totals)%n", ch.endpoint(), ch.database(),
                 ch.user(), ch.password());
@@ -214,19 +227,24 @@ public final class StandUp implements Callable<Integer> {
 
     /**
      * Writes the stand's endpoints as an external stand's properties file (docs/stand.md "An existing stand"), each
-     * password in a file of its own beside it, readable by its owner only.
+     * password in a file of its own beside it, readable by its owner only; with a SASL listener ({@code --kafka-sasl})
+     * Kafka's endpoint is that listener, and its client properties are such a file too.
      */
     static void writeEndpoints(Stand stand, Path file) throws IOException {
         ClickHouseTarget ch = stand.clickhouseTarget();
         Path pgPassword = secret(file, "pg-password", stand.pgPassword());
         Path chPassword = secret(file, "clickhouse-password", ch.password());
+        Optional<SaslListener> sasl = stand.kafka().sasl();
+        String kafka = sasl.isEmpty() ? "kafka.bootstrap.servers=" + stand.bootstrapServers()
+                : "kafka.bootstrap.servers=" + stand.kafka().saslBootstrapServers() + "\nkafka.client.properties="
+                        + secret(file, "kafka-client.properties", sasl.get().clientProperties());
         Files.writeString(file, String.join("\n",
                 "# the endpoints of a stand `seams stand up` brought up, for -Dseams.stand=external (docs/stand.md)",
                 "postgres.url=" + stand.pgJdbcUrl("postgres"),
                 "postgres.user=" + stand.pgUser(),
                 "postgres.password.file=" + pgPassword,
                 "postgres.from.connect=postgres:5432",
-                "kafka.bootstrap.servers=" + stand.bootstrapServers(),
+                kafka,
                 "connect.url=" + stand.connect().getTarget(),
                 "clickhouse.url=" + ch.endpoint(),
                 "clickhouse.user=" + ch.user(),

@@ -1,8 +1,13 @@
 package dev.seams.truth;
 
+import dev.seams.kafka.KafkaClientConfig;
 import dev.seams.sink.ClickHouseTarget;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
@@ -43,6 +48,32 @@ public interface Endpoints extends PgConnections {
     /** @return the brokers' bootstrap servers as seen from this host */
     String bootstrapServers();
 
+    /**
+     * @return the file of client properties every Kafka client of the run adds to its own settings (SASL/SSL; the
+     *     {@code --kafka-config} of seams' commands), or empty for a PLAINTEXT listener (the suite's own stand)
+     */
+    default Optional<Path> kafkaClientProperties() {
+        return Optional.empty();
+    }
+
+    /**
+     * @return {@link #kafkaClientProperties()} read, {@link KafkaClientConfig#NONE} without a file
+     * @throws IllegalArgumentException if the file cannot be read
+     */
+    default KafkaClientConfig kafkaClientConfig() {
+        return KafkaClientConfig.load(kafkaClientProperties().orElse(null));
+    }
+
+    /**
+     * @return the options that give a seams command (a child process or a command line run here) this cluster's
+     *     client properties: {@code --kafka-config FILE}, or none
+     */
+    default List<String> kafkaConfigOption() {
+        List<String> option = new ArrayList<>();
+        kafkaClientProperties().ifPresent(file -> option.addAll(List.of("--kafka-config", file.toString())));
+        return option;
+    }
+
     /** @return a shared admin client of the cluster (do not close) */
     Admin admin();
 
@@ -54,6 +85,6 @@ public interface Endpoints extends PgConnections {
 
     /** @return broker facts of the cluster ({@link Topics}) */
     default Topics topics() {
-        return Topics.of(admin(), bootstrapServers());
+        return Topics.of(admin(), bootstrapServers(), kafkaClientConfig());
     }
 }

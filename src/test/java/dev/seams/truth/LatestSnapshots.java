@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 import java.util.WeakHashMap;
 import java.util.concurrent.ExecutionException;
@@ -37,20 +38,23 @@ final class LatestSnapshots {
     private static final Duration READ_TIMEOUT = Duration.ofMinutes(2);
 
     private final Admin admin;
-    private final String bootstrapServers;
+    private final Properties reader;
     private Uuid topicId;
     private Map<TopicPartition, Long> logStart = Map.of();
     private final Map<TopicPartition, Long> next = new HashMap<>();
     private final Map<Long, CustomerTotals> latest = new TreeMap<>();
 
-    private LatestSnapshots(Admin admin, String bootstrapServers) {
+    private LatestSnapshots(Admin admin, Properties reader) {
         this.admin = admin;
-        this.bootstrapServers = bootstrapServers;
+        this.reader = reader;
     }
 
-    /** @return the cluster's reader (one per admin client, i.e. per stand) */
-    static synchronized LatestSnapshots of(Admin admin, String bootstrapServers) {
-        return BY_CLUSTER.computeIfAbsent(admin, a -> new LatestSnapshots(a, bootstrapServers));
+    /**
+     * @param reader a read_committed reader's properties ({@code Topics#readerProperties}), used by the first call per cluster
+     * @return the cluster's reader (one per admin client, i.e. per stand)
+     */
+    static synchronized LatestSnapshots of(Admin admin, Properties reader) {
+        return BY_CLUSTER.computeIfAbsent(admin, a -> new LatestSnapshots(a, reader));
     }
 
     /**
@@ -94,7 +98,7 @@ final class LatestSnapshots {
     }
 
     private void catchUp(List<TopicPartition> partitions) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Topics.readerProperties(bootstrapServers, "read_committed"))) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(reader)) {
             consumer.assign(partitions);
             for (TopicPartition tp : partitions) {
                 consumer.seek(tp, next.getOrDefault(tp, logStart.getOrDefault(tp, 0L)));

@@ -1,6 +1,7 @@
 package dev.seams.truth;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seams.kafka.KafkaClientConfig;
 import dev.seams.lag.LagProbe;
 import dev.seams.wire.CustomerTotals;
 import java.time.Duration;
@@ -36,19 +37,23 @@ public final class Topics {
 
     private final Admin admin;
     private final String bootstrapServers;
+    private final KafkaClientConfig client;
 
-    private Topics(Admin admin, String bootstrapServers) {
+    private Topics(Admin admin, String bootstrapServers, KafkaClientConfig client) {
         this.admin = admin;
         this.bootstrapServers = bootstrapServers;
+        this.client = client;
     }
 
     /**
      * @param admin            an admin client of the cluster (the stand's: {@code admin}); not closed here
      * @param bootstrapServers the cluster's bootstrap servers as seen from this host, for the readers and producers made here
+     * @param client           the cluster's client properties (SASL/SSL) for those readers and producers, {@link
+     *                         KafkaClientConfig#NONE} on a PLAINTEXT listener
      * @return broker facts of that cluster
      */
-    public static Topics of(Admin admin, String bootstrapServers) {
-        return new Topics(admin, bootstrapServers);
+    public static Topics of(Admin admin, String bootstrapServers, KafkaClientConfig client) {
+        return new Topics(admin, bootstrapServers, client);
     }
 
     private List<TopicPartition> partitions(String topic) {
@@ -154,7 +159,7 @@ public final class Topics {
 
     /** @return the lag probe of the stand's cluster */
     public LagProbe lagProbe() {
-        return new LagProbe(admin, bootstrapServers);
+        return new LagProbe(admin, bootstrapServers, LagProbe.READ_ALL, client);
     }
 
     /**
@@ -180,16 +185,17 @@ public final class Topics {
 
     /**
      * @param isolation {@code read_committed} or {@code read_uncommitted}
-     * @return the properties of a reader of the stand's topics: byte-array key and value, no group, no auto-commit
+     * @return the properties of a reader of the stand's topics: byte-array key and value, no group, no auto-commit,
+     *     and the cluster's client properties
      */
-    static Properties readerProperties(String bootstrapServers, String isolation) {
+    Properties readerProperties(String isolation) {
         Properties props = new Properties();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        return props;
+        return client.applyTo(props);
     }
 
     /**
@@ -204,7 +210,7 @@ public final class Topics {
         if (transactionalId != null) {
             config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
         }
-        return new KafkaProducer<>(config);
+        return new KafkaProducer<>(client.applyTo(config));
     }
 
     /** @return the number of data records in the topic visible to a read_committed consumer */
@@ -220,7 +226,7 @@ public final class Topics {
      * @throws IllegalStateException at a record that is not a totals snapshot
      */
     public Map<Long, CustomerTotals> latestSnapshots() {
-        return LatestSnapshots.of(admin, bootstrapServers).read();
+        return LatestSnapshots.of(admin, readerProperties("read_committed")).read();
     }
 
     /** @return {@link #latestSnapshots()} as (orders, total) per customer: what ds-streams currently says each customer's totals are */
@@ -284,7 +290,7 @@ public final class Topics {
     public long readFrom(String topic, String isolation, Map<TopicPartition, Long> from,
                          Consumer<ConsumerRecord<byte[], byte[]>> each) {
         long count = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readerProperties(bootstrapServers, isolation))) {
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readerProperties(isolation))) {
             List<TopicPartition> partitions = partitions(topic);
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
