@@ -18,14 +18,16 @@ import picocli.CommandLine.Option;
  * {@code seams lag}: consumer groups' lag per partition ({@link LagProbe}, claim G12), in the columns of
  * {@code kafka-consumer-groups --describe} and their order, then the last stable offset, the lag against it and the
  * data records behind. The table goes to stdout. Exit status: 0, or {@value ExitStatus#LAG_ABOVE} when a group's lag
- * is above {@code --fail-above} (a CI threshold); {@value ExitStatus#UNEXPECTED} for an unexpected error (e.g. the broker did not answer);
+ * is above {@code --fail-above} (a CI threshold); {@value ExitStatus#FATAL_KAFKA} when Kafka refused the client (its
+ * authentication or authorization, {@code --kafka-config}); {@value ExitStatus#UNEXPECTED} for an unexpected error (e.g. the broker did not answer);
  * {@value ExitStatus#USAGE} for an invalid command line.
  */
 @Command(name = "lag", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class, sortOptions = false,
         description = "Lag per partition of consumer groups (kafka-consumer-groups --describe's columns first), with the "
                 + "last stable offset and the data records behind: a lag made only of transaction markers is marked.",
         footer = {"", "Exit status: 0 every group at or below --fail-above (or no threshold);",
-            "2 usage error; 6 a group's lag above --fail-above;", "70 unexpected error (e.g. the broker did not answer)."})
+            "2 usage error; 4 Kafka refused the client (authentication or authorization,", "--kafka-config);",
+            "6 a group's lag above --fail-above;", "70 unexpected error (e.g. the broker did not answer)."})
 public final class LagCommand implements Callable<Integer> {
 
     @Mixin

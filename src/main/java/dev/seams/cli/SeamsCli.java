@@ -1,5 +1,7 @@
 package dev.seams.cli;
 
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine;
 
@@ -12,8 +14,10 @@ import picocli.CommandLine;
  * {@code seams reconcile} (the deletes a re-snapshot after a lost slot cannot carry, claim B14),
  * {@code seams slot} (the replication slot's health, claim B14).
  * An invalid option value (an {@link IllegalArgumentException} from a command) prints its message
- * and the usage and exits with {@value ExitStatus#USAGE}, like a syntax error; any other exception prints its stack
- * trace and exits with {@value ExitStatus#UNEXPECTED}, never with a status that names an outcome ({@link ExitStatus}).
+ * and the usage and exits with {@value ExitStatus#USAGE}, like a syntax error; Kafka refusing the client (its
+ * authentication or authorization failed, e.g. a wrong SASL password in {@code --kafka-config}) prints Kafka's reason
+ * in one line and exits with {@value ExitStatus#FATAL_KAFKA}; any other exception prints its stack trace and exits with
+ * {@value ExitStatus#UNEXPECTED}, never with a status that names an outcome ({@link ExitStatus}).
  */
 @Command(name = "seams", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         subcommands = {StreamsCommand.class, SinkCommand.class, SeedCommand.class, LagCommand.class,
@@ -21,7 +25,8 @@ import picocli.CommandLine;
         description = "The CDC pipeline's stream processor, sink and seeder.",
         footer = {"", "Exit status: each command's own, listed in its --help; for every command",
             "0 success, 2 usage error (an unknown command or option, a missing or invalid",
-            "value), 70 unexpected error.",
+            "value), 4 Kafka refused the client (authentication or authorization; the",
+            "credentials of --kafka-config), 70 unexpected error.",
             "", "bin/seams stand up: the suite's stand brought up to explore (docs/stand.md; its own --help)."})
 public final class SeamsCli {
 
@@ -34,8 +39,8 @@ public final class SeamsCli {
     }
 
     /**
-     * @return the command line of {@code seams}, with invalid option values mapped to {@value ExitStatus#USAGE} and
-     *     unexpected exceptions to {@value ExitStatus#UNEXPECTED}
+     * @return the command line of {@code seams}, with invalid option values mapped to {@value ExitStatus#USAGE}, Kafka
+     *     refusing the client to {@value ExitStatus#FATAL_KAFKA} and unexpected exceptions to {@value ExitStatus#UNEXPECTED}
      */
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new SeamsCli());
@@ -45,9 +50,29 @@ public final class SeamsCli {
                 commandLine.usage(commandLine.getErr());
                 return ExitStatus.USAGE;
             }
+            Throwable refused = kafkaRefusal(e);
+            if (refused != null) {
+                commandLine.getErr().println(commandLine.getColorScheme().errorText("seams " + commandLine.getCommandName()
+                        + ": Kafka refused this client: " + refused.getClass().getSimpleName() + ": " + refused.getMessage()
+                        + " (the credentials or ACLs of --kafka-config)"));
+                return ExitStatus.FATAL_KAFKA;
+            }
             e.printStackTrace(commandLine.getErr());
             return ExitStatus.UNEXPECTED;
         });
         return cli;
+    }
+
+    /**
+     * @param failure what a command threw
+     * @return the Kafka authentication or authorization failure in its cause chain, or null if there is none
+     */
+    static Throwable kafkaRefusal(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof AuthenticationException || t instanceof AuthorizationException) {
+                return t;
+            }
+        }
+        return null;
     }
 }

@@ -62,4 +62,35 @@ class SeamsCliTest {
         assertThat(status).isEqualTo(ExitStatus.UNEXPECTED).isNotIn(ExitStatus.OK, ExitStatus.UNCOMMITTED, ExitStatus.USAGE);
         assertThat(err.toString()).contains("java.lang.IllegalStateException: a bug").contains("at dev.seams.cli.SeamsCliTest");
     }
+
+    @CommandLine.Command(name = "refused")
+    static final class Refused implements java.util.concurrent.Callable<Integer> {
+        @Override
+        public Integer call() throws Exception {
+            throw new java.util.concurrent.ExecutionException(new org.apache.kafka.common.errors.SaslAuthenticationException(
+                    "Authentication failed: Invalid username or password"));
+        }
+    }
+
+    @Test
+    void kafkaRefusingTheClientIsAFatalKafkaErrorInOneLineNotAStackTrace() {
+        CommandLine cli = SeamsCli.commandLine().addSubcommand(new Refused());
+        StringWriter err = new StringWriter();
+        cli.setErr(new PrintWriter(err));
+
+        int status = cli.execute("refused");
+
+        assertThat(status).isEqualTo(ExitStatus.FATAL_KAFKA);
+        assertThat(err.toString()).contains("seams refused: Kafka refused this client: SaslAuthenticationException: "
+                + "Authentication failed: Invalid username or password (the credentials or ACLs of --kafka-config)")
+                .doesNotContain("\tat ");
+    }
+
+    @Test
+    void anAuthorizationFailureAnywhereInTheCauseChainIsARefusalToo() {
+        assertThat(SeamsCli.kafkaRefusal(new IllegalStateException("describe failed",
+                new org.apache.kafka.common.errors.GroupAuthorizationException("Not authorized to access group: g"))))
+                .isInstanceOf(org.apache.kafka.common.errors.GroupAuthorizationException.class);
+        assertThat(SeamsCli.kafkaRefusal(new IllegalStateException("a bug"))).isNull();
+    }
 }
