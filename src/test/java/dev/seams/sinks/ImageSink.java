@@ -4,18 +4,14 @@ import dev.seams.project.Project;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ContainerControl;
+import dev.seams.stand.ContainerLog;
 import dev.seams.stand.JvmContainer;
 import dev.seams.stand.ExternalStand;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Endpoints;
 import dev.seams.truth.Topics;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -63,6 +59,9 @@ public final class ImageSink implements SinkUnderTest {
      * claim asks several times), and each would otherwise inspect the image again.
      */
     private static final Map<String, Set<SinkTrait>> TRAITS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The runs of image sinks in this JVM: each run's output goes to a file of its own. */
+    private static final java.util.concurrent.atomic.AtomicInteger RUNS = new java.util.concurrent.atomic.AtomicInteger();
 
     private final String image;
 
@@ -143,22 +142,22 @@ public final class ImageSink implements SinkUnderTest {
         String dlq = options.rejects().dlqTopic();
         long rawBefore = ch.scalar("SELECT count() FROM " + options.clickhouse().database() + ".raw_totals");
         long dlqBefore = traits().contains(SinkTrait.DEAD_LETTER_QUEUE) ? topics.totalEndOffset(dlq) : 0;
-        Path log = Project.root().resolve("target/stand-logs/image-sink.log");
+        ContainerLog log = new ContainerLog(Project.root().resolve("target/stand-logs/image-sink-" + RUNS.incrementAndGet() + ".log"));
+        String whereItLogs = "its output is in " + Project.root().relativize(log.file());
         RuntimeException failed = null;
         try (GenericContainer<?> sink = new GenericContainer<>(DockerImageName.parse(image))
                 .withNetwork(stand.network()).withLabel(JvmContainer.LABEL, "true")
                 .withEnv(environment(stand.kafkaOnNetwork(), options, traits()))
                 .withCopyToContainer(Transferable.of(options.clickhouse().password().getBytes(StandardCharsets.UTF_8), 0400), PASSWORD_FILE)
                 .withStartupCheckStrategy(new IsRunningStartupCheckStrategy())
-                .withLogConsumer(frame -> append(log, frame.getUtf8String()))) {
+                .withLogConsumer(log)) {
             sink.start();
             ContainerControl control = new ContainerControl(sink.getContainerId());
             try {
                 if (options.window().runFor() != null) {
                     CatchUp.runFor(name(), options.window().runFor(), control::isRunning);
                 } else {
-                    CatchUp.await(name(), topics, java.util.List.of(group), topic, target, CATCH_UP_TIMEOUT,
-                            "its output is in target/stand-logs/image-sink.log");
+                    CatchUp.await(name(), topics, java.util.List.of(group), topic, target, CATCH_UP_TIMEOUT, whereItLogs);
                 }
             } catch (RuntimeException e) {
                 failed = e;
@@ -170,7 +169,7 @@ public final class ImageSink implements SinkUnderTest {
                 } else if (failed == null && !GRACEFUL_EXIT.contains(status)) {
                     throw new IllegalStateException(name() + " did not stop gracefully: exit status " + status
                             + " after SIGTERM (the contract: the batch in hand written and committed, then exit 0 or 143; "
-                            + "target/stand-logs/image-sink.log)");
+                            + whereItLogs + ")");
                 }
             }
         }
@@ -210,12 +209,4 @@ public final class ImageSink implements SinkUnderTest {
         return env;
     }
 
-    private static void append(Path file, String text) {
-        try {
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, text, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        }
-    }
 }

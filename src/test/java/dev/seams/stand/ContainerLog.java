@@ -13,12 +13,12 @@ import java.util.function.Consumer;
 import org.testcontainers.containers.output.OutputFrame;
 
 /**
- * One start's output of a {@link JvmContainer}, stdout and stderr interleaved, appended to a file as
- * Testcontainers follows the container's log stream ({@code target/stand-logs/<name>-<n>.log}).
+ * One start's output of a container ({@link JvmContainer}'s, an image sink's), stdout and stderr interleaved, appended
+ * to a file as Testcontainers follows the container's log stream ({@code target/stand-logs/<name>-<n>.log}).
  * The stream ends when the container exits; {@link #awaitEnd(Duration)} lets the owner read the whole
  * output before it removes the container.
  */
-final class ContainerLog implements Consumer<OutputFrame> {
+public final class ContainerLog implements Consumer<OutputFrame> {
 
     private final Path file;
     private final CountDownLatch ended = new CountDownLatch(1);
@@ -27,7 +27,7 @@ final class ContainerLog implements Consumer<OutputFrame> {
      * @param file where this start's output goes; created (or emptied) now
      * @throws UncheckedIOException if it cannot be created
      */
-    ContainerLog(Path file) {
+    public ContainerLog(Path file) {
         this.file = file;
         try {
             Files.createDirectories(file.getParent());
@@ -74,7 +74,7 @@ final class ContainerLog implements Consumer<OutputFrame> {
     }
 
     /** @return the log file */
-    Path file() {
+    public Path file() {
         return file;
     }
 }
