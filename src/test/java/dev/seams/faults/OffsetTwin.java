@@ -66,7 +66,7 @@ public final class OffsetTwin implements AutoCloseable {
         s.topics().resetGroup(GROUP, end);
         Map<Integer, Long> from = new HashMap<>();
         end.forEach((tp, offset) -> from.put(tp.partition(), offset));
-        Sink sink = new Sink(Pipeline.sinkOptions(s.stand(), SinkMode.TOTALS, o -> o.withGroupId(GROUP).withClickhouse(tables)
+        Sink sink = new Sink(Pipeline.dsSinkOptions(s.stand(), SinkMode.TOTALS, o -> o.withGroupId(GROUP).withClickhouse(tables)
                 .withRunFor(Duration.ofMinutes(30)).withOffsetFault(OffsetFault.COMMIT_BEFORE_WRITE)));
         CompletableFuture<SinkSummary> run = CompletableFuture.supplyAsync(sink::run, runnable -> {
             Thread t = new Thread(runnable, "offset-twin-sink");

@@ -6,7 +6,7 @@ import dev.seams.faults.FaultSink;
 import dev.seams.fixture.StandContext;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.stand.SinkContainer;
+import dev.seams.sinks.RunningSink;
 import dev.seams.stand.Stand;
 import dev.seams.truth.RunNames;
 import dev.seams.truth.Topics;
@@ -34,10 +34,10 @@ class BrokerFaultIT {
     @Claim(id = "B5", variant = "broker-kill", title = "Faults lose nothing: broker kill -9 and restart",
             exercises = {"streams/StreamsApp", "cli/StreamsCommand", "streams/ThreadReplacements", "sink/Sink", "consumer/OffsetCommitter", "consumer/KafkaErrors"})
     void brokerKill(ClaimEvidence e, StandContext s) {
-        SinkContainer sink = sinks.start(s.stand(), null);
+        RunningSink sink = sinks.start(s.stand());
         Topics topics = s.topics();
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("broker-kill", ContainerFaults.kill("broker-kill", s.stand().control("kafka"),
-                () -> !topics.endOffsets(RunNames.CUSTOMER_TOTALS).isEmpty()), 5301, sink::output));
+                () -> !topics.endOffsets(RunNames.CUSTOMER_TOTALS).isEmpty()), 5301, sink));
         OpenTransactions.checkEnded(e, s.stand());
         e.figure("streams_alive_after", s.stand().streams().isAlive());
     }

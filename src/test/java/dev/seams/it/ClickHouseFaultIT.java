@@ -8,6 +8,7 @@ import dev.seams.faults.OffsetTwin;
 import dev.seams.fixture.StandContext;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
+import dev.seams.sinks.RunningSink;
 import dev.seams.stand.SinkContainer;
 import dev.seams.truth.ClickHouse;
 import java.time.Duration;
@@ -66,10 +67,14 @@ class ClickHouseFaultIT {
     }
 
     private void run(ClaimEvidence e, StandContext s, Fault fault, long seed, double changesPerSecond) {
-        SinkContainer sink = sinks.start(s.stand(), null);
-        FaultMatrix.run(e, s, FaultMatrix.Plan.of(fault.name(), fault, seed, sink::output).retrying().paced(changesPerSecond));
-        e.note("The sink (its own JVM in a container, static membership) reaches ClickHouse by its network alias; the "
-                + "orders sink (mode dedup-demo, in the test JVM) by the fixed host port. A failed insert commits nothing: "
-                + "the batch is re-read after a backoff of 200 ms doubling to 5 s, one log line per retry naming the error class.");
+        RunningSink sink = sinks.start(s.stand());
+        FaultMatrix.run(e, s, FaultMatrix.Plan.of(fault.name(), fault, seed, sink).retrying().paced(changesPerSecond));
+        e.note(sink.logsRetries()
+                ? "The sink (its own JVM in a container, static membership) reaches ClickHouse by its network alias; the "
+                        + "orders sink (mode dedup-demo, in the test JVM) by the fixed host port. A failed insert commits nothing: "
+                        + "the batch is re-read after a backoff of 200 ms doubling to 5 s, one log line per retry naming the error class."
+                : "The sink under test, " + sink.name() + ", logs no line per failed write: the fault's proof is its group's "
+                        + "lag growing while the fault is on. The orders sink (ds-sink, mode dedup-demo, in the test JVM) "
+                        + "reaches ClickHouse by the fixed host port.");
     }
 }

@@ -7,8 +7,8 @@ import dev.seams.faults.FaultSink;
 import dev.seams.fixture.StandContext;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
+import dev.seams.sinks.RunningSink;
 import dev.seams.stand.BrokerLayout;
-import dev.seams.stand.SinkContainer;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClusterView;
 import java.util.List;
@@ -74,10 +74,10 @@ class ClusterFaultIT {
             return;
         }
         recordCluster(e, s.stand(), layout);
-        SinkContainer sink = sinks.start(s.stand(), null);
+        RunningSink sink = sinks.start(s.stand());
         // a kill is healed only once the cluster elected new leaders (about 12 s) and the restarted node is back in
         // every ISR: 25-60 s measured on 2 cores, more than the 32 s between two points at 250 changes/s
-        FaultMatrix.Plan plan = FaultMatrix.Plan.of(name, fault.apply(name, s.stand()), seed, sink::output)
+        FaultMatrix.Plan plan = FaultMatrix.Plan.of(name, fault.apply(name, s.stand()), seed, sink)
                 .paced(FaultMatrix.HELD_CHANGES_PER_SECOND);
         FaultMatrix.run(e, s, plan);
         OpenTransactions.checkEnded(e, s.stand());

@@ -7,7 +7,7 @@ import dev.seams.fixture.StandContext;
 import dev.seams.report.Anomaly;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
-import dev.seams.stand.SinkContainer;
+import dev.seams.sinks.RunningSink;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -44,7 +44,7 @@ class FailoverIT {
                     + "the offline-candidate profile runs PostgreSQL 17");
             return;
         }
-        SinkContainer sink = sinks.start(s.stand(), null);
+        RunningSink sink = sinks.start(s.stand());
         try (SourceFailover failover = SourceFailover.prepare(s.stand())) {   // the last claim of the tier: nothing needs the source after it
             SourceFailover.Prepared prepared = failover.prepared();
             prepared.settings().forEach((name, value) -> e.figure("primary_" + name, value));
@@ -56,7 +56,7 @@ class FailoverIT {
                     "the twin slot, created without failover and advanced to the connector's position, is on the primary");
             e.check("twin_slot_on_standby", prepared.twinOnStandby()).isEqualTo(false,
                     "the standby synchronises failover slots only: it holds no copy of the twin");
-            FaultMatrix.run(e, s, FaultMatrix.Plan.of(failover.name(), failover, 5801, sink::output).quick());
+            FaultMatrix.run(e, s, FaultMatrix.Plan.of(failover.name(), failover, 5801, sink).quick());
             e.check("connector_slot_on_new_primary", failover.sourceHolds(failover.slot())).isEqualTo(true,
                     "the promoted standby holds the connector's slot (synchronised while it was a standby)");
             e.negativeControl("slots_without_failover_lost", failover.sourceHolds(SourceFailover.TWIN_SLOT) ? 0 : 1, Anomaly.LOST,

@@ -7,8 +7,9 @@ import dev.seams.fixture.Pipeline;
 import dev.seams.fixture.StandContext;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
+import dev.seams.sinks.RunningSink;
+import dev.seams.sinks.SinkTrait;
 import dev.seams.stand.JvmContainer;
-import dev.seams.stand.SinkContainer;
 import dev.seams.truth.RunNames;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -37,21 +38,22 @@ class NetworkFaultIT {
     @Claim(id = "B5", variant = "sink-network-cut", title = "Faults lose nothing: the sink cut off the broker for 30 s",
             exercises = {"sink/Sink", "consumer/PollSession", "consumer/OffsetCommitter", "consumer/KafkaErrors"})
     void sinkNetworkCut(ClaimEvidence e, StandContext s) {
-        SinkContainer sink = sinks.start(s.stand(), null);
-        JvmContainer target = sink.container();
+        String why = "the fault cuts the sink's process off the broker";
+        s.requireSink(SinkTrait.PROCESS, why);
+        RunningSink sink = sinks.start(s.stand());
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("sink-network-cut", ContainerFaults.networkCut("sink-network-cut",
-                        target.control(), s.stand().network(), "sink", HOLD, target::isConnected), 5401, sink::output)
-                .stalling(RunNames.SINK_GROUP, RunNames.CUSTOMER_TOTALS).paced(FaultMatrix.HELD_CHANGES_PER_SECOND));
+                        sink.process(why), s.stand().network(), "sink", HOLD, sink::isConnected), 5401, sink)
+                .stalling(sink.groups().get(0), RunNames.CUSTOMER_TOTALS).paced(FaultMatrix.HELD_CHANGES_PER_SECOND));
     }
 
     @Test
     @Claim(id = "B5", variant = "streams-network-cut", title = "Faults lose nothing: ds-streams cut off the broker for 30 s",
             exercises = {"streams/StreamsApp", "cli/StreamsCommand", "streams/StreamsSettings", "streams/ThreadReplacements"})
     void streamsNetworkCut(ClaimEvidence e, StandContext s) {
-        SinkContainer sink = sinks.start(s.stand(), null);
+        RunningSink sink = sinks.start(s.stand());
         JvmContainer target = s.stand().streams().container();
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("streams-network-cut", ContainerFaults.networkCut("streams-network-cut",
-                        target.control(), s.stand().network(), "streams", HOLD, target::isConnected), 5402, sink::output)
+                        target.control(), s.stand().network(), "streams", HOLD, target::isConnected), 5402, sink)
                 .stalling(Pipeline.STREAMS_GROUP, RunNames.ORDERS_EVENTS).paced(FaultMatrix.HELD_CHANGES_PER_SECOND));
         e.figure("streams_alive_after", s.stand().streams().isAlive());
     }

@@ -8,6 +8,7 @@ import dev.seams.fixture.StandContext;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkCrash;
+import dev.seams.sinks.RunningSink;
 import dev.seams.stand.SinkContainer;
 import dev.seams.truth.ClickHouse;
 import java.time.Duration;
@@ -44,18 +45,18 @@ class OutagesIT {
             exercises = {"sink/Sink", "sink/ClickHouseErrors", "consumer/Backoff", "consumer/Batches", "consumer/OffsetCommitter"})
     void clickhouseStop(ClaimEvidence e, StandContext s) {
         ClickHouse ch = s.ch();
-        SinkContainer sink = sinks.start(s.stand(), null);
+        RunningSink sink = sinks.start(s.stand());
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("quick-clickhouse-stop", ContainerFaults.stop("quick-clickhouse-stop",
                 s.stand().control("clickhouse"), Duration.ofSeconds(HOLD_S), Duration.ZERO, () -> ch.scalar("SELECT 1") == 1),
-                5301, sink::output).retrying().quick());
+                5301, sink).retrying().quick());
     }
 
     @Test
     @Claim(id = "B5", variant = "quick-sink-kill-mid-insert", title = "Faults lose nothing: sink kill -9 mid-insert (default tier)",
             exercises = {"sink/Sink", "sink/SinkCrash", "sink/ClickHouseWriter", "consumer/OffsetCommitter", "cli/SinkCommand"})
     void sinkKillMidInsert(ClaimEvidence e, StandContext s) {
-        SinkContainer sink = sinks.start(s.stand(), SinkCrash.Point.MID_INSERT);
+        SinkContainer sink = sinks.startCrashing(s.stand(), SinkCrash.Point.MID_INSERT);
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("quick-sink-kill-mid-insert", new SinkKill("quick-sink-kill-mid-insert", sink,
-                SinkCrash.Point.MID_INSERT, s.topics(), s.ch()), 5302, sink::output).quick());
+                SinkCrash.Point.MID_INSERT, s.topics(), s.ch()), 5302, sink).quick());
     }
 }

@@ -42,9 +42,9 @@ class SinkFaultIT {
     }
 
     private void killSink(ClaimEvidence e, StandContext s, String name, SinkCrash.Point point, long seed, boolean redelivery) {
-        SinkContainer sink = sinks.start(s.stand(), point);
-        FaultMatrix.run(e, s, redelivery ? FaultMatrix.Plan.of(name, new SinkKill(name, sink, point, s.topics(), s.ch()), seed, sink::output).redelivering()
-                : FaultMatrix.Plan.of(name, new SinkKill(name, sink, point, s.topics(), s.ch()), seed, sink::output));
+        SinkContainer sink = sinks.startCrashing(s.stand(), point);
+        FaultMatrix.run(e, s, redelivery ? FaultMatrix.Plan.of(name, new SinkKill(name, sink, point, s.topics(), s.ch()), seed, sink).redelivering()
+                : FaultMatrix.Plan.of(name, new SinkKill(name, sink, point, s.topics(), s.ch()), seed, sink));
         e.note("The sink runs as its own JVM in a container (stand/SinkContainer, static membership " + SinkContainer.INSTANCE_ID
                 + "); the test creates its crash trigger at the point of the load, the sink stops at " + point.cliName()
                 + " of its next batch and prints its crash line, the test SIGKILLs the container (docker kill) and starts a "

@@ -9,9 +9,9 @@ import dev.seams.faults.WalsenderWatch;
 import dev.seams.fixture.StandContext;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
+import dev.seams.sinks.RunningSink;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.ContainerControl;
-import dev.seams.stand.SinkContainer;
 import dev.seams.truth.Pg;
 import dev.seams.truth.ReplicationSlots;
 import dev.seams.truth.RunNames;
@@ -84,11 +84,11 @@ class SnapshotFaultIT {
     @Claim(id = "B17", variant = "network cut during streaming", title = "Restarts during streaming: PostgreSQL cut off for 30 s",
             exercises = {"containers/debezium/orders-connector.json", "streams/TotalsTopology"})
     void networkCutDuringStreaming(ClaimEvidence e, StandContext s) {
-        SinkContainer sink = sinks.start(s.stand(), null);
+        RunningSink sink = sinks.start(s.stand());
         ContainerControl postgres = s.stand().control("postgres");
         Fault cut = ContainerFaults.networkCut("postgres-network-cut", postgres, s.stand().network(), "postgres", CUT, serving(s));
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("postgres-network-cut", new WalsenderWatch(cut, new ReplicationSlots(s.stand()::pg),
-                s.stand().connectorConfig().get("slot.name")), 5701, sink::output).quick());
+                s.stand().connectorConfig().get("slot.name")), 5701, sink).quick());
         e.figure("postgres_address_after_cuts", postgres.address(s.stand().network()).orElse("none"));
     }
 

@@ -6,8 +6,8 @@ import dev.seams.faults.FaultSink;
 import dev.seams.fixture.StandContext;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
+import dev.seams.sinks.RunningSink;
 import dev.seams.stand.ConnectWorker;
-import dev.seams.stand.SinkContainer;
 import dev.seams.truth.Pg;
 import dev.seams.truth.RunNames;
 import java.time.Duration;
@@ -34,21 +34,21 @@ class SourceFaultIT {
     @Claim(id = "B5", variant = "postgres-restart", title = "Faults lose nothing: PostgreSQL restarted",
             exercises = {"containers/debezium/orders-connector.json", "streams/TotalsTopology"})
     void postgresRestart(ClaimEvidence e, StandContext s) {
-        SinkContainer sink = sinks.start(s.stand(), null);
+        RunningSink sink = sinks.start(s.stand());
         Pg pg = s.pg();
         ConnectWorker connect = new ConnectWorker(s.stand().connect());
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("postgres-restart", ContainerFaults.restart("postgres-restart",
-                s.stand().control("postgres"), "INT", () -> pg.truth() != null && taskRunning(connect)), 5501, sink::output));
+                s.stand().control("postgres"), "INT", () -> pg.truth() != null && taskRunning(connect)), 5501, sink));
     }
 
     @Test
     @Claim(id = "B5", variant = "connect-restart", title = "Faults lose nothing: Kafka Connect restarted gracefully",
             exercises = {"containers/debezium/orders-connector.json", "streams/TotalsTopology"})
     void connectRestart(ClaimEvidence e, StandContext s) {
-        SinkContainer sink = sinks.start(s.stand(), null);
+        RunningSink sink = sinks.start(s.stand());
         ConnectWorker connect = new ConnectWorker(s.stand().connect());
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("connect-restart", ContainerFaults.stop("connect-restart",
-                s.stand().control("connect"), Duration.ZERO, () -> taskRunning(connect)), 5601, sink::output));
+                s.stand().control("connect"), Duration.ZERO, () -> taskRunning(connect)), 5601, sink));
     }
 
     private static boolean taskRunning(ConnectWorker connect) {

@@ -1,6 +1,7 @@
 package dev.seams.sinks;
 
 import dev.seams.project.Project;
+import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
 import dev.seams.stand.ContainerControl;
@@ -10,12 +11,14 @@ import dev.seams.stand.ExternalStand;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Endpoints;
+import dev.seams.truth.Groups;
 import dev.seams.truth.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -134,23 +137,14 @@ public final class ImageSink implements SinkUnderTest {
         Topics topics = stand.topics();
         ClickHouse ch = ClickHouse.of(options.clickhouse());
         Map<TopicPartition, Long> target = topics.lastStableOffsets(topic);
-        if (options.fromStart() || topics.committed(group, topic).isEmpty()) {
-            // the contract's start for a new group and for a run from the start: the group's offsets at the topic's
-            // start, so that its committed offsets say how far this run got (SEAMS_FROM_START tells the sink too)
-            CatchUp.startAtTheBeginning(stand, group, topic);
-        }
+        startGroup(stand, options);
         String dlq = options.rejects().dlqTopic();
         long rawBefore = ch.scalar("SELECT count() FROM " + options.clickhouse().database() + ".raw_totals");
         long dlqBefore = traits().contains(SinkTrait.DEAD_LETTER_QUEUE) ? topics.totalEndOffset(dlq) : 0;
-        ContainerLog log = new ContainerLog(Project.root().resolve("target/stand-logs/image-sink-" + RUNS.incrementAndGet() + ".log"));
+        ContainerLog log = newLog();
         String whereItLogs = "its output is in " + Project.root().relativize(log.file());
         RuntimeException failed = null;
-        try (GenericContainer<?> sink = new GenericContainer<>(DockerImageName.parse(image))
-                .withNetwork(stand.network()).withLabel(JvmContainer.LABEL, "true")
-                .withEnv(environment(stand.kafkaOnNetwork(), options, traits()))
-                .withCopyToContainer(Transferable.of(options.clickhouse().password().getBytes(StandardCharsets.UTF_8), 0400), PASSWORD_FILE)
-                .withStartupCheckStrategy(new IsRunningStartupCheckStrategy())
-                .withLogConsumer(log)) {
+        try (GenericContainer<?> sink = container(stand, options, log)) {
             sink.start();
             ContainerControl control = new ContainerControl(sink.getContainerId());
             try {
@@ -176,6 +170,120 @@ public final class ImageSink implements SinkUnderTest {
         long inserted = ch.scalar("SELECT count() FROM " + options.clickhouse().database() + ".raw_totals") - rawBefore;
         long bad = traits().contains(SinkTrait.DEAD_LETTER_QUEUE) ? topics.totalEndOffset(dlq) - dlqBefore : 0;
         return new SinkSummary(inserted, bad, 0, 0, 0, 0, false, options.fromStart(), options.mode().cliName());
+    }
+
+    /**
+     * A fault run's sink (claim B5): the image with the shipped names, from its group's committed offsets (the topic's
+     * start without any), until closed; returns once its group holds its partitions with a new member.
+     *
+     * @throws org.awaitility.core.ConditionTimeoutException if its group holds no partitions within 2 minutes
+     */
+    @Override
+    public RunningSink start(Stand stand) {
+        SinkOptions options = SinkOptions.defaults(stand.bootstrapServers(), stand.clickhouseTarget(), SinkMode.TOTALS);
+        String group = options.membership().groupId();
+        startGroup(stand, options);
+        ContainerLog log = newLog();
+        GenericContainer<?> sink = container(stand, options, log);
+        Running running = new Running(sink, log, stand, group);
+        try {
+            Groups.of(stand.admin()).startHeldByNewMember(group, running::start, Duration.ofMinutes(2));
+        } catch (RuntimeException e) {
+            running.close();
+            throw e;
+        }
+        return running;
+    }
+
+    /** The image running for a fault run ({@link #start}). */
+    private final class Running implements RunningSink {
+        private final GenericContainer<?> container;
+        private final ContainerLog log;
+        private final Stand stand;
+        private final String group;
+        private ContainerControl control;
+
+        Running(GenericContainer<?> container, ContainerLog log, Stand stand, String group) {
+            this.container = container;
+            this.log = log;
+            this.stand = stand;
+            this.group = group;
+        }
+
+        void start() {
+            container.start();
+            control = new ContainerControl(container.getContainerId());
+        }
+
+        @Override
+        public String name() {
+            return ImageSink.this.name();
+        }
+
+        @Override
+        public List<String> groups() {
+            return ImageSink.this.groups(group);
+        }
+
+        @Override
+        public String output() {
+            return log.text();
+        }
+
+        /** @return false: the contract asks for no line per failed write */
+        @Override
+        public boolean logsRetries() {
+            return false;
+        }
+
+        @Override
+        public ContainerControl process(String why) {
+            return control;
+        }
+
+        @Override
+        public boolean isConnected() {
+            return control.address(stand.network()).isPresent();
+        }
+
+        /** SIGTERM (the contract's graceful stop, up to {@link #STOP_TIMEOUT}), then the container is removed. */
+        @Override
+        public void close() {
+            try {
+                if (control != null && control.isRunning()) {
+                    control.stopWith("TERM", STOP_TIMEOUT);
+                }
+            } finally {
+                container.close();
+            }
+        }
+    }
+
+    /**
+     * The contract's start for a new group and for a run from the start: the group's offsets at the topic's start, so
+     * that its committed offsets say how far this run got ({@code SEAMS_FROM_START} tells the sink too).
+     */
+    private static void startGroup(Stand stand, SinkOptions options) {
+        String topic = options.source().topic();
+        String group = options.membership().groupId();
+        if (options.fromStart() || stand.topics().committed(group, topic).isEmpty()) {
+            CatchUp.startAtTheBeginning(stand, group, topic);
+        }
+    }
+
+    /** @return a new file for one run's output, {@code target/stand-logs/image-sink-<n>.log} */
+    private static ContainerLog newLog() {
+        return new ContainerLog(Project.root().resolve("target/stand-logs/image-sink-" + RUNS.incrementAndGet() + ".log"));
+    }
+
+    /** @return the image's container for one run, on the stand's network with the contract's environment; not started */
+    private GenericContainer<?> container(Stand stand, SinkOptions options, ContainerLog log) {
+        return new GenericContainer<>(DockerImageName.parse(image))
+                .withNetwork(stand.network()).withLabel(JvmContainer.LABEL, "true")
+                .withEnv(environment(stand.kafkaOnNetwork(), options, traits()))
+                .withCopyToContainer(Transferable.of(options.clickhouse().password().getBytes(StandardCharsets.UTF_8), 0400), PASSWORD_FILE)
+                .withStartupCheckStrategy(new IsRunningStartupCheckStrategy())
+                .withLogConsumer(log);
     }
 
     /**

@@ -4,8 +4,10 @@ import static org.awaitility.Awaitility.await;
 
 import dev.seams.project.Project;
 import dev.seams.report.NotApplicableException;
+import dev.seams.sink.SinkMode;
 import dev.seams.sink.SinkOptions;
 import dev.seams.sink.SinkSummary;
+import dev.seams.stand.ContainerControl;
 import dev.seams.stand.ExternalStand;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ClickHouse;
@@ -104,6 +106,67 @@ public final class KafkaEngineSink implements SinkUnderTest {
         }
         long inserted = ch.scalar("SELECT count() FROM " + database + ".raw_totals") - rawBefore;
         return new SinkSummary(inserted, 0, 0, 0, 0, 0, false, options.fromStart(), options.mode().cliName());
+    }
+
+    /**
+     * A fault run's sink (claim B5): the engine tables and their views attached with the shipped names, each group
+     * started at the topic's start when it has no committed offsets, until closed (then dropped). The engine runs
+     * inside ClickHouse: a ClickHouse fault is a fault of the sink, and it has no process of its own.
+     */
+    @Override
+    public RunningSink start(Stand stand) {
+        SinkOptions options = SinkOptions.defaults(stand.bootstrapServers(), stand.clickhouseTarget(), SinkMode.TOTALS);
+        String topic = options.source().topic();
+        String group = options.membership().groupId();
+        String database = options.clickhouse().database();
+        ClickHouse ch = ClickHouse.of(options.clickhouse());
+        Topics topics = stand.topics();
+        for (String g : groups(group)) {
+            if (topics.committed(g, topic).isEmpty()) {
+                CatchUp.startAtTheBeginning(stand, g, topic);
+            }
+        }
+        drop(ch, database);
+        statements(database, stand.kafkaOnNetwork(), topic, group).forEach(ch::execute);
+        return new RunningSink() {
+            @Override
+            public String name() {
+                return NAME;
+            }
+
+            @Override
+            public List<String> groups() {
+                return KafkaEngineSink.this.groups(group);
+            }
+
+            /** @return nothing: the engine logs into ClickHouse's server log (target/stand-logs/clickhouse.log) */
+            @Override
+            public String output() {
+                return "";
+            }
+
+            @Override
+            public boolean logsRetries() {
+                return false;
+            }
+
+            @Override
+            public ContainerControl process(String why) {
+                throw SinkTrait.PROCESS.missingFrom(NAME, why);
+            }
+
+            @Override
+            public boolean isConnected() {
+                return true;
+            }
+
+            /** Drops the engine tables (views first); a ClickHouse that exited on the drop is started again and named. */
+            @Override
+            public void close() {
+                drop(ClickHouse.of(stand.clickhouseTarget()), database);
+                requireClickHouseAlive(stand);
+            }
+        };
     }
 
     /** @throws NotApplicableException for the first option the engine cannot honour ({@link Honoured}) */

@@ -40,6 +40,16 @@ public interface SinkUnderTest {
     SinkSummary drain(Endpoints stand, SinkOptions options);
 
     /**
+     * Starts the sink for a fault run on the suite's own stand (claim B5): the shipped names (group {@code ds-sink},
+     * topic {@code customer.totals}, the stand's tables), from its groups' committed offsets (from the topic's start
+     * without any), running until {@link RunningSink#close()}.
+     *
+     * @param stand the suite's own stand
+     * @return the running sink, its partitions assigned or its tables attached
+     */
+    RunningSink start(dev.seams.stand.Stand stand);
+
+    /**
      * @param group the run's consumer group
      * @return every group the sink commits offsets in for a run in that group (ds-sink: that one)
      */

@@ -65,7 +65,7 @@ public final class ContainerLog implements Consumer<OutputFrame> {
     }
 
     /** @return the output so far */
-    String text() {
+    public String text() {
         try {
             return new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
         } catch (IOException e) {

@@ -3,6 +3,8 @@ package dev.seams.stand;
 import dev.seams.cli.options.Secrets;
 import dev.seams.project.Project;
 import dev.seams.sink.SinkCrash;
+import dev.seams.sinks.DsSink;
+import dev.seams.sinks.RunningSink;
 import dev.seams.sinks.SinkUnderTest;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.Groups;
@@ -25,7 +27,7 @@ import java.util.List;
  * takes the partitions back at once, and a ClickHouse request timeout of {@link #CLICKHOUSE_TIMEOUT}.
  * Output: {@code target/stand-logs/sink-N.log}.
  */
-public final class SinkContainer implements AutoCloseable {
+public final class SinkContainer implements RunningSink {
 
     /** The sink's static membership id. */
     public static final String INSTANCE_ID = "ds-sink-b5";
@@ -87,23 +89,41 @@ public final class SinkContainer implements AutoCloseable {
 
     /** Starts a new process and waits (up to 2 min) until the group has assigned it its partitions. */
     public void start() {
-        Groups groups = Groups.of(stand.admin());
-        List<String> old;
-        try {
-            old = groups.look(RunNames.SINK_GROUP).memberIds();
-        } catch (RuntimeException e) {   // the group does not exist yet
-            old = List.of();
-        }
-        List<String> gone = old;
-        process.start();
-        org.awaitility.Awaitility.await("the sink process holds its partitions").atMost(Duration.ofMinutes(2))
-                .pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                .until(() -> groups.look(RunNames.SINK_GROUP).heldByNewMember(gone));
+        Groups.of(stand.admin()).startHeldByNewMember(RunNames.SINK_GROUP, process::start, Duration.ofMinutes(2));
+    }
+
+    /** @return {@value DsSink#NAME} */
+    @Override
+    public String name() {
+        return DsSink.NAME;
+    }
+
+    /** @return its one group, {@link RunNames#SINK_GROUP} */
+    @Override
+    public List<String> groups() {
+        return List.of(RunNames.SINK_GROUP);
     }
 
     /** @return the current (or last) start's output so far */
+    @Override
     public String output() {
         return process.output();
+    }
+
+    /** @return true: ds-sink logs each failed write ({@code nothing committed}) */
+    @Override
+    public boolean logsRetries() {
+        return true;
+    }
+
+    @Override
+    public ContainerControl process(String why) {
+        return process.control();
+    }
+
+    @Override
+    public boolean isConnected() {
+        return process.isConnected();
     }
 
     /** @return the file whose appearance arms the crash point; deleted by the sink when it fires */

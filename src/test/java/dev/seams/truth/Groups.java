@@ -114,6 +114,29 @@ public final class Groups {
     }
 
     /**
+     * Starts a new member of the group and waits until it holds partitions: the group's members are read first (none
+     * if the group does not exist yet), then {@code start} runs, then the group is looked at every 200 ms.
+     *
+     * @param group   a consumer group id
+     * @param start   starts the new member's process
+     * @param timeout the longest wait
+     * @throws org.awaitility.core.ConditionTimeoutException if no new member holds partitions within the timeout
+     */
+    public void startHeldByNewMember(String group, Runnable start, Duration timeout) {
+        List<String> old;
+        try {
+            old = look(group).memberIds();
+        } catch (RuntimeException e) {   // the group does not exist yet
+            old = List.of();
+        }
+        List<String> gone = old;
+        start.run();
+        org.awaitility.Awaitility.await("a new member of " + group + " holds its partitions").atMost(timeout)
+                .pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .until(() -> look(group).heldByNewMember(gone));
+    }
+
+    /**
      * Removes every member of the group (Admin API {@code removeMembersFromConsumerGroup} with no
      * member named, KIP-571; {@code kafka-streams-application-reset --force} does the same). Call it
      * only when every member's process is gone — e.g. after a Kafka Streams app closed, which does

@@ -1,0 +1,46 @@
+package dev.seams.sinks;
+
+import dev.seams.report.NotApplicableException;
+import dev.seams.stand.ContainerControl;
+import java.util.List;
+
+/**
+ * The sink under test running for the length of a fault run (claim B5; docs/sinks.md "The contract"): started on the
+ * suite's own stand with the shipped names ({@link SinkUnderTest#start}), it reads {@code customer.totals} from its
+ * consumer groups' committed offsets into the stand's tables until it is closed. A fault reaches it through its
+ * process ({@link #process}); the fault matrix judges it by what the tables hold and how far its groups got.
+ */
+public interface RunningSink extends AutoCloseable {
+
+    /** @return the sink under test's name ({@link SinkUnderTest#name()}) */
+    String name();
+
+    /** @return every consumer group it commits offsets in ({@link SinkUnderTest#groups} of the stand's sink group) */
+    List<String> groups();
+
+    /**
+     * @return its output so far: ds-sink's log, an image's container output (of its first start: a restarted container's
+     *     is not followed); empty for a sink that runs inside ClickHouse
+     */
+    String output();
+
+    /**
+     * @return whether its output has a line for each write that failed and committed nothing ({@code nothing committed},
+     *     ds-sink's): B5 then proves a ClickHouse fault by those lines, otherwise by the lag of its first group growing
+     */
+    boolean logsRetries();
+
+    /**
+     * @param why what the fault does to it, for the NOT_RUN reason
+     * @return its process's container, to kill, stop, pause or cut off the network
+     * @throws NotApplicableException for a sink without a process of its own ({@link SinkTrait#PROCESS})
+     */
+    ContainerControl process(String why);
+
+    /** @return whether its process is attached to the stand's network (a network cut's proof and heal); true without one */
+    boolean isConnected();
+
+    /** Stops it gracefully; what it wrote stays. */
+    @Override
+    void close();
+}
