@@ -61,8 +61,23 @@ final class CatchUp {
         }
     }
 
+    /**
+     * The contract's start (docs/sinks.md): each group without committed offsets on the topic, and every group of a run
+     * from the start, gets the topic's earliest offsets, so that its committed offsets say how far the run got.
+     *
+     * @param groups    the groups the sink commits in ({@link SinkUnderTest#groups})
+     * @param fromStart whether the run reads from the start whatever the groups committed
+     */
+    static void startGroups(Endpoints stand, List<String> groups, String topic, boolean fromStart) {
+        for (String group : groups) {
+            if (fromStart || stand.topics().committed(group, topic).isEmpty()) {
+                startAtTheBeginning(stand, group, topic);
+            }
+        }
+    }
+
     /** Commits the topic's earliest offsets for the group (which has no member: the sink is not running). */
-    static void startAtTheBeginning(Endpoints stand, String group, String topic) {
+    private static void startAtTheBeginning(Endpoints stand, String group, String topic) {
         Map<TopicPartition, OffsetSpec> earliest = new HashMap<>();
         stand.topics().endOffsets(topic).keySet().forEach(tp -> earliest.put(tp, OffsetSpec.earliest()));
         Map<TopicPartition, OffsetAndMetadata> start = new HashMap<>();

@@ -264,11 +264,7 @@ public final class ImageSink implements SinkUnderTest {
      * that its committed offsets say how far this run got ({@code SEAMS_FROM_START} tells the sink too).
      */
     private static void startGroup(Stand stand, SinkOptions options) {
-        String topic = options.source().topic();
-        String group = options.membership().groupId();
-        if (options.fromStart() || stand.topics().committed(group, topic).isEmpty()) {
-            CatchUp.startAtTheBeginning(stand, group, topic);
-        }
+        CatchUp.startGroups(stand, List.of(options.membership().groupId()), options.source().topic(), options.fromStart());
     }
 
     /** @return a new file for one run's output, {@code target/stand-logs/image-sink-<n>.log} */
@@ -316,5 +312,4 @@ public final class ImageSink implements SinkUnderTest {
         }
         return env;
     }
-
 }

@@ -70,11 +70,7 @@ public final class KafkaEngineSink implements SinkUnderTest {
         ClickHouse ch = ClickHouse.of(options.clickhouse());
         Topics topics = stand.topics();
         Map<TopicPartition, Long> target = topics.lastStableOffsets(topic);
-        for (String g : groups(group)) {
-            if (options.fromStart() || topics.committed(g, topic).isEmpty()) {
-                CatchUp.startAtTheBeginning(stand, g, topic);
-            }
-        }
+        CatchUp.startGroups(stand, groups(group), topic, options.fromStart());
         long rawBefore = ch.scalar("SELECT count() FROM " + database + ".raw_totals");
         List<String> statements = statements(database, stand.kafkaOnNetwork(), topic, group);
         drop(ch, database);
@@ -120,12 +116,7 @@ public final class KafkaEngineSink implements SinkUnderTest {
         String group = options.membership().groupId();
         String database = options.clickhouse().database();
         ClickHouse ch = ClickHouse.of(options.clickhouse());
-        Topics topics = stand.topics();
-        for (String g : groups(group)) {
-            if (topics.committed(g, topic).isEmpty()) {
-                CatchUp.startAtTheBeginning(stand, g, topic);
-            }
-        }
+        CatchUp.startGroups(stand, groups(group), topic, false);
         drop(ch, database);
         statements(database, stand.kafkaOnNetwork(), topic, group).forEach(ch::execute);
         return new RunningSink() {
