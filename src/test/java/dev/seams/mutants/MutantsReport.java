@@ -159,18 +159,20 @@ final class MutantsReport {
                 .append("` (commit ").append(baseline.get("commit")).append(baseline.get("same_source").equals(Boolean.TRUE)
                         ? ", produced from this same source" : ", produced from another source").append("): **killed** means the build ")
                 .append("went red because a claim entry FAILed or an entry that PASSed in the baseline no longer PASSes, and the ")
-                .append("same entry is not red in the unmutated control build of the same selectors. An ENVIRONMENT entry (the ")
+                .append("same entry is not red in the unmutated control (listed below). An ENVIRONMENT entry (the ")
                 .append("stand did not start or failed) or a build that timed out is never a kill: a mutant with nothing else is ")
                 .append("an ERROR. Each kill is credited to the check that fired: the entry's own, or the shared settle ")
                 .append("precondition named as itself. The claims expected to catch it run first; a survivor runs the rest of ")
                 .append("its tier. Unit tests that failed are listed beside, never counted as the kill. Summary: ")
                 .append(json.get("summary")).append(".\n\n");
         List<Map<String, Object>> controls = (List<Map<String, Object>>) json.getOrDefault("controls", List.of());
-        md.append(controls.isEmpty() ? "No control build ran.\n\n" : "Control builds (unmutated copy, same selectors):\n\n");
+        md.append(controls.isEmpty() ? "No control ran.\n\n" : "Unmutated controls (a copy built with the same selectors, or "
+                + "a report of both tiers run from this same source, which is not built twice):\n\n");
         for (Map<String, Object> c : controls) {
             Map<String, String> red = (Map<String, String>) c.get("red");
-            md.append("- tier `").append(c.get("tier")).append("`, `").append(cell(c.get("selector"))).append("`: exit ")
-                    .append(c.get("exit")).append(", ").append(c.get("seconds")).append(" s; ")
+            String selector = String.valueOf(c.get("selector"));
+            md.append("- tier `").append(c.get("tier")).append("`, ").append(selector.startsWith(MutantControls.Control.FROM_REPORT)
+                    ? cell(selector) + ": " : "`" + cell(selector) + "`: exit " + c.get("exit") + ", " + c.get("seconds") + " s; ")
                     .append(red.isEmpty() ? "no entry red" : red.size() + " entries red, counted for no mutant: "
                             + cell(String.join("; ", red.values()))).append('\n');
         }

@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Properties: {@code seams.mutants} (ids, default all), {@code seams.mutants.baseline} (default the committed
  * {@code reports/guarantees.json}), {@code seams.mutants.widen} (default true: a survivor of its expected claims
- * runs the rest of its tier), {@code seams.mutants.build.minutes} (one build's bound, default 30),
+ * runs the rest of its tier), {@code seams.mutants.build.minutes} (one build's bound, default 30), {@code seams.mutants.control} (a
+ * {@code guarantees.json} of this same source to take as every tier's unmutated control instead of building it, e.g.
+ * the report just regenerated on the same commit; default unset: build each control),
  * {@code seams.profile}, {@code seams.mvn} (pom.xml passes Maven's own).
  */
 class MutationTierIT {
@@ -46,7 +48,8 @@ class MutationTierIT {
         Provenance source = Provenance.of(root);
         long t0 = System.nanoTime();
         List<MutantRun.Result> results = new ArrayList<>();
-        MutantControls controls = new MutantControls(settings, mutants);   // unmutated, same selectors (issue 36 §1)
+        String control = property("seams.mutants.control", "");   // unmutated, same selectors (issue 36 §1)
+        MutantControls controls = new MutantControls(settings, mutants, control.isBlank() ? null : root.resolve(control));
         for (Mutant m : mutants) {
             MutantRun.Result r = MutantRun.run(m, settings, controls);
             LOG.info("mutant {}: {} {} {} ({} s)", m.id(), r.verdict(), r.killerEntries(), r.detail(), r.seconds());
