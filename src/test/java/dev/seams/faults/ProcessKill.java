@@ -1,5 +1,6 @@
 package dev.seams.faults;
 
+import dev.seams.sinks.RunningSink;
 import dev.seams.stand.JvmProcess;
 import dev.seams.stand.StreamsProcess;
 import java.time.Duration;
@@ -53,6 +54,20 @@ public final class ProcessKill implements Fault {
      */
     public static ProcessKill jvm(String name, JvmProcess process) {
         return new ProcessKill(name, process::kill, process::start);
+    }
+
+    /**
+     * The sink under test killed -9 wherever the load finds it (claim B5 {@code sink-kill}: no crash point, no batch
+     * boundary chosen); the heal starts its process again ({@link RunningSink#restart}).
+     *
+     * @param sink the sink under test, running
+     * @return the fault {@code sink-kill}
+     * @throws dev.seams.report.NotApplicableException at once, for a sink without a process of its own
+     */
+    public static ProcessKill sink(RunningSink sink) {
+        String why = "kill -9 of its process at a point of the load";
+        sink.process(why);   // its NOT_RUN before the load; each kill asks again (a restart may be a new container)
+        return new ProcessKill("sink-kill", () -> sink.process(why).kill(), sink::restart);
     }
 
     @Override

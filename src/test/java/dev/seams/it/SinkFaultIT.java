@@ -2,11 +2,13 @@ package dev.seams.it;
 
 import dev.seams.faults.FaultMatrix;
 import dev.seams.faults.FaultSink;
+import dev.seams.faults.ProcessKill;
 import dev.seams.faults.SinkKill;
 import dev.seams.fixture.StandContext;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
 import dev.seams.sink.SinkCrash;
+import dev.seams.sinks.RunningSink;
 import dev.seams.stand.SinkContainer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -19,7 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * insert request is in flight ({@link SinkCrash}). Each kill proven (exit 137, the crash line, raw
  * rows beyond the committed offsets); after the load: FINAL = PG per customer and per order, offsets
  * never ahead of ClickHouse, every changelog record stored; after the insert the raw twin shows the
- * redelivered rows (negative control).
+ * redelivered rows (negative control). And the kill any sink under test is asked ({@code sink-kill}): its process
+ * SIGKILLed wherever the load finds it, then started again.
  */
 @ExtendWith(StandContext.Resolver.class)
 class SinkFaultIT {
@@ -39,6 +42,17 @@ class SinkFaultIT {
             exercises = {"sink/Sink", "sink/SinkCrash", "sink/ClickHouseWriter", "cli/SinkCommand"})
     void sinkKillMidInsert(ClaimEvidence e, StandContext s) {
         killSink(e, s, "sink-kill-mid-insert", SinkCrash.Point.MID_INSERT, 5102, false);
+    }
+
+    @Test
+    @Claim(id = "B5", variant = "sink-kill", title = "Faults lose nothing: the sink under test killed -9 wherever the load finds it",
+            exercises = {"sink/Sink", "consumer/OffsetCommitter", "consumer/Batches", "cli/SinkCommand"})
+    void sinkKill(ClaimEvidence e, StandContext s) {
+        RunningSink sink = sinks.start(s.stand());
+        FaultMatrix.run(e, s, FaultMatrix.Plan.of("sink-kill", ProcessKill.sink(sink), 5103, sink));
+        e.note("The sink under test (" + sink.name() + ") runs in its own container; at each point of the load its "
+                + "container is SIGKILLed (docker kill) wherever its batch is — no crash point, so any sink with a process "
+                + "is asked — and started again as a supervisor would (docker start; a new member must hold the partitions).");
     }
 
     private void killSink(ClaimEvidence e, StandContext s, String name, SinkCrash.Point point, long seed, boolean redelivery) {

@@ -246,6 +246,21 @@ public final class ImageSink implements SinkUnderTest {
             return control.address(stand.network()).isPresent();
         }
 
+        /**
+         * The same container started again ({@code docker start}: the contract's environment, a new process; its output
+         * is not followed), as a supervisor would; returns once it runs. A dynamic member killed -9 keeps its partitions
+         * until its session times out (45 s by Kafka's default): that is the fault's recovery, which the fault matrix
+         * measures ({@code seconds_to_sink_caught_up_after_heal}), not a wait of the restart.
+         *
+         * @throws org.awaitility.core.ConditionTimeoutException if the container does not run within 30 s
+         */
+        @Override
+        public void restart() {
+            control.start();
+            org.awaitility.Awaitility.await("the image sink's container runs again").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(200)).until(control::isRunning);
+        }
+
         /** SIGTERM (the contract's graceful stop, up to {@link #STOP_TIMEOUT}), then the container is removed. */
         @Override
         public void close() {

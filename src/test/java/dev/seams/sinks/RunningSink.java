@@ -37,6 +37,18 @@ public interface RunningSink extends AutoCloseable {
      */
     ContainerControl process(String why);
 
+    /**
+     * Starts its process again after a kill -9 ({@link #process}), as a supervisor would, and returns once it runs
+     * (ds-sink's, a static member, once its group handed it the partitions back). How long a dynamic member's group
+     * takes to do so is the fault's recovery, measured by the fault matrix, not part of the restart.
+     *
+     * @throws NotApplicableException for a sink without a process of its own ({@link SinkTrait#PROCESS})
+     * @throws org.awaitility.core.ConditionTimeoutException if it does not run (ds-sink: hold its partitions) in time
+     */
+    default void restart() {
+        throw SinkTrait.PROCESS.missingFrom(name(), "restart after a kill");
+    }
+
     /** @return whether its process is attached to the stand's network (a network cut's proof and heal); true without one */
     boolean isConnected();
 

@@ -92,6 +92,12 @@ public final class SinkContainer implements RunningSink {
         Groups.of(stand.admin()).startHeldByNewMember(RunNames.SINK_GROUP, process::start, Duration.ofMinutes(2));
     }
 
+    /** A new process with the same command and static membership ({@link #start}). */
+    @Override
+    public void restart() {
+        start();
+    }
+
     /** @return {@value DsSink#NAME} */
     @Override
     public String name() {
