@@ -52,7 +52,9 @@ class SinkFaultIT {
         FaultMatrix.run(e, s, FaultMatrix.Plan.of("sink-kill", ProcessKill.sink(sink), 5103, sink));
         e.note("The sink under test (" + sink.name() + ") runs in its own container; at each point of the load its "
                 + "container is SIGKILLed (docker kill) wherever its batch is — no crash point, so any sink with a process "
-                + "is asked — and started again as a supervisor would (docker start; a new member must hold the partitions).");
+                + "is asked — and started again as a supervisor would (RunningSink.restart: ds-sink a new JVM with the same "
+                + "static membership, an image sink docker start of its container); how long its group takes to hand it the "
+                + "partitions back is the point's seconds_to_sink_caught_up_after_heal.");
     }
 
     private void killSink(ClaimEvidence e, StandContext s, String name, SinkCrash.Point point, long seed, boolean redelivery) {
