@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * body built in place by the mapper ({@link RowsBody}) and streamed into the request without a copy
  * (never SQL built from values; docs/sink.md). A batch's tables are inserted concurrently,
  * one request each on its own thread, and the batch counts as written only once every request was
- * acknowledged (issue 13: two sequential inserts per poll were half of the sink's time waiting).
+ * acknowledged (issue 13: two sequential inserts per poll were half of the sink's time waiting); the
+ * caller is told by a future, not by a thread waiting for the requests ({@link #insertAll}).
  *
  * <p>Decimals are written as plain JSON numbers ({@code 1112.08}), exact, because ClickHouse 18.16
  * does not parse quoted decimals in JSONEachRow.
@@ -81,32 +82,34 @@ public final class ClickHouseWriter implements AutoCloseable {
     }
 
     /**
-     * Inserts each table's rows in its own request, concurrently, and waits for every acknowledgement.
+     * Starts each table's insert in its own request, concurrently, on this writer's request threads, and
+     * returns at once: the caller (the sink's polling thread) reads the next poll meanwhile and is woken by
+     * the last acknowledgement, with no thread of its own between them (issue 26).
      *
      * @param bodies table → its rows, in the mapper's table order; empty bodies are skipped
-     * @throws WriteFailedException for the first table (in that order) whose insert failed, after
-     *                              every request ended
+     * @return completes once every request was acknowledged; or, after every request ended, exceptionally
+     *     with the {@link WriteFailedException} of the first table (in that order) whose insert failed
      */
-    public void insertAll(Map<String, RowsBody> bodies) {
+    public CompletableFuture<Void> insertAll(Map<String, RowsBody> bodies) {
         List<CompletableFuture<Long>> acks = new ArrayList<>();
         String cut = crash.armed(SinkCrash.Point.MID_INSERT) ? bodies.entrySet().stream()
                 .filter(en -> !en.getValue().isEmpty()).map(Map.Entry::getKey).findFirst().orElse(null) : null;
         bodies.forEach((table, rows) -> acks.add(CompletableFuture.supplyAsync(() -> insert(table, rows, table.equals(cut)),
                 requests)));
-        WriteFailedException first = null;
-        for (CompletableFuture<Long> ack : acks) {
-            try {
-                ack.join();
-            } catch (CompletionException e) {
-                if (first == null) {
-                    first = e.getCause() instanceof WriteFailedException w ? w
-                            : new WriteFailedException("insert", ClickHouseErrors.classify(e.getCause()), e.getCause());
+        return CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).handle((all, failed) -> {
+            if (failed == null) {
+                return null;
+            }
+            for (CompletableFuture<Long> ack : acks) {   // every request ended: the first failure in table order
+                Throwable e = ack.handle((rows, error) -> error).join();
+                if (e != null) {
+                    Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+                    throw cause instanceof WriteFailedException w ? w
+                            : new WriteFailedException("insert", ClickHouseErrors.classify(cause), cause);
                 }
             }
-        }
-        if (first != null) {
-            throw first;
-        }
+            throw new IllegalStateException("a failed insert that no table's request reports", failed);
+        });
     }
 
     /**

@@ -2,14 +2,15 @@ package dev.seams.sink;
 
 import dev.seams.consumer.Classification;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 
 /**
- * The one batch whose write (its inserts, then its dead letters) runs on a thread of its own while the
- * sink reads and maps the next poll (issue 26: reading and mapping a poll no longer waits for the previous
- * insert, the largest share of a drain). At most one write is in flight: the next one starts only after
+ * The one batch whose write (its inserts, then its dead letters) runs while the sink reads and maps the
+ * next poll (issue 26: reading and mapping a poll no longer waits for the previous insert, the largest
+ * share of a drain). The write is a future the {@link ClickHouseWriter}'s request threads complete: no
+ * thread stands between the polling thread and the requests, which saves two thread wake-ups per batch
+ * on the way out and back (docs/performance.md). At most one write is in flight: the next one starts only after
  * {@link #await()} returned this one's outcome, and the sink commits a batch's offsets only after that
  * outcome was a success (claim B5), batch after batch in order. Used by one thread, the sink's polling
  * thread.
@@ -22,11 +23,6 @@ final class InFlightWrite<T> implements AutoCloseable {
     record Outcome<T>(T batch, WriteFailedException failure) {
     }
 
-    private final ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
-        Thread t = new Thread(r, "sink-write");
-        t.setDaemon(true);
-        return t;
-    });
     private T batch;
     private Future<?> write;
 
@@ -34,15 +30,16 @@ final class InFlightWrite<T> implements AutoCloseable {
      * Starts a batch's write.
      *
      * @param batch what the sink keeps of it, given back by {@link #await()}
-     * @param write the write; it throws {@link WriteFailedException} when ClickHouse or the DLQ refuses it
-     * @throws IllegalStateException if a write is already in flight
+     * @param write starts the write and returns its future, which fails with {@link WriteFailedException} when
+     *              ClickHouse or the DLQ refuses it
+     * @throws IllegalStateException if a write is already in flight (the new one is not started)
      */
-    void start(T batch, Runnable write) {
+    void start(T batch, Supplier<? extends Future<?>> write) {
         if (this.write != null) {
             throw new IllegalStateException("a write is already in flight");
         }
         this.batch = batch;
-        this.write = thread.submit(write);
+        this.write = write.get();
     }
 
     /** @return whether no write is in flight */
@@ -80,13 +77,9 @@ final class InFlightWrite<T> implements AutoCloseable {
         }
     }
 
-    /** Lets the write in flight, if any, end before the thread stops (its outcome unread: the sink reads it first). */
+    /** Lets the write in flight, if any, end before the writer's request threads stop (its outcome unread: the sink reads it first). */
     @Override
     public void close() {
-        try {
-            await();
-        } finally {
-            thread.shutdownNow();
-        }
+        await();
     }
 }

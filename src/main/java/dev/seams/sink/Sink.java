@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -54,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * ({@link OffsetCommitter#commitSkipped()}), so the group's lag at rest is 0 whichever fetch brought
  * the last marker — never while gathered records wait for their write.
  *
- * <p>While its polls come back full (a backlog), a batch's write runs on a thread of its own while the
+ * <p>While its polls come back full (a backlog), a batch's write runs on the writer's request threads while the
  * next poll is read and mapped ({@link InFlightWrite}, issue 26): one write in flight at most, finished —
  * acknowledged and its offsets handed to the committer — before the next batch's write starts, so offsets
  * are still committed only after their write, in order. Once a poll is not full, the write is finished
@@ -407,34 +409,32 @@ public final class Sink {
         }
     }
 
-    private void write(Batch batch, ClickHouseWriter writer, DeadLetterWriter deadLetters) {
-        insertDelay();
-        try {
-            writer.insertAll(batch.rowsByTable);
-        } catch (WriteFailedException e) {
-            counters.insertErrors++;
-            throw e;
-        }
-        try {
-            deadLetters.write(batch.deadLetters);
-        } catch (WriteFailedException e) {
-            counters.dlqErrors++;
-            throw e;
-        }
-    }
-
-    /** FAULT INJECTION, TEST-ONLY ({@link SinkOptions#insertDelay()}): a slow ClickHouse, before each batch. */
-    private void insertDelay() {
-        long ms = options.faults().insertDelay().toMillis();
-        if (ms == 0) {
-            return;
-        }
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted during the test-only insert delay", e);
-        }
+    /**
+     * Starts a batch's write: after the test-only delay ({@link SinkOptions#insertDelay()}, a slow ClickHouse), its
+     * inserts, concurrently ({@link ClickHouseWriter#insertAll}), then, once every insert was acknowledged, its dead
+     * letters, on the request thread that finished last.
+     *
+     * @return completes when all of it was acknowledged; exceptionally with the {@link WriteFailedException} of the
+     *     first part that failed (counted here: an insert error or a DLQ error)
+     */
+    private CompletableFuture<Void> write(Batch batch, ClickHouseWriter writer, DeadLetterWriter deadLetters) {
+        long delayMs = options.faults().insertDelay().toMillis();
+        CompletableFuture<Void> due = delayMs == 0 ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(delayMs, TimeUnit.MILLISECONDS));
+        return due.thenCompose(ready -> writer.insertAll(batch.rowsByTable))
+                .whenComplete((inserted, e) -> {
+                    if (e != null) {
+                        counters.insertErrors++;
+                    }
+                })
+                .thenRun(() -> {
+                    try {
+                        deadLetters.write(batch.deadLetters);
+                    } catch (WriteFailedException e) {
+                        counters.dlqErrors++;
+                        throw e;
+                    }
+                });
     }
 
     private ConsumerRebalanceListener listener(Consumer<byte[], byte[]> consumer, ClickHouseWriter writer,

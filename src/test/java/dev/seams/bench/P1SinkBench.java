@@ -79,7 +79,7 @@ class P1SinkBench {
         }
         tables.truncate();
         JfrProfile.Summary profile = JfrProfile.profile(Project.root().resolve("target/bench/p1-sink.jfr"),
-                Thread.currentThread().getName() + ",sink-write,sink-insert", 12,
+                Thread.currentThread().getName() + ",sink-insert", 12,
                 () -> SinkDrain.run(stand, tables, data.topic(), "bench-p1-profile", Batching.PER_POLL));
         Benchmarks.record(rounds.result(n, profile));
     }
@@ -305,7 +305,7 @@ class P1SinkBench {
             r.figure("profile_native_samples", profile.nativeSamples());
             r.note("The history of this figure (the write path before and after the profile-driven changes, each run's "
                     + "sink_vs_direct) is in docs/performance.md: a report shows only what its own run measured.");
-            r.table("JFR profile of one more sink run (the sink's polling thread, its write thread and its insert threads; " + JfrProfile.PERIOD_MS + " ms sampling)",
+            r.table("JFR profile of one more sink run (the sink's polling thread and its insert threads; " + JfrProfile.PERIOD_MS + " ms sampling)",
                     List.of("list", "method", "samples", "% of the thread's samples"), JfrProfile.rows(profile));
             return r;
         }
