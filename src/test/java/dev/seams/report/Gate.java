@@ -58,17 +58,17 @@ public final class Gate {
     private final Map<String, String> partOf;
     /** Baseline entry id → the tier that produced it, in the baseline's order. */
     private final Map<String, String> tiers;
-    /** Entry id → why it is given up ({@value #WAIVERS}): never a regression of this gate. */
-    private final Map<String, String> waived;
+    /** Entry id → its waiver in force ({@value #WAIVERS}, {@link Waivers}): never a regression of this gate. */
+    private final Map<String, Waivers.Waiver> waived;
 
     private Gate(String baseline, String baselineCommit, Map<String, String> verdicts, Map<String, String> partOf,
-                 Map<String, String> tiers, Map<String, String> waived) {
+                 Map<String, String> tiers, Map<String, Waivers.Waiver> waived) {
         this.baseline = baseline;
         this.baselineCommit = baselineCommit;
         this.verdicts = Map.copyOf(verdicts);
         this.partOf = Map.copyOf(partOf);
         this.tiers = Collections.unmodifiableMap(new LinkedHashMap<>(tiers));
-        this.waived = Map.copyOf(waived);
+        this.waived = Collections.unmodifiableMap(new LinkedHashMap<>(waived));
     }
 
     /**
@@ -109,11 +109,23 @@ public final class Gate {
     }
 
     /**
-     * @param given entry id → why it is given up (a renamed or retired entry: {@value #WAIVERS})
+     * @param given entry id → why it is given up (a renamed or retired entry), not dated
      * @return this gate, never judging those entries a regression
      */
     public Gate withWaivers(Map<String, String> given) {
-        return new Gate(baseline, baselineCommit, verdicts, partOf, tiers, given);
+        List<Waivers.Waiver> undated = new ArrayList<>();
+        given.forEach((id, reason) -> undated.add(new Waivers.Waiver(id, reason, null)));
+        return withWaivers(undated);
+    }
+
+    /**
+     * @param inForce the waivers in force against this baseline ({@value #WAIVERS}, {@link Waivers#newerThan})
+     * @return this gate, never judging those entries a regression, and listing them in its {@link #compare comparison}
+     */
+    Gate withWaivers(List<Waivers.Waiver> inForce) {
+        Map<String, Waivers.Waiver> byId = new LinkedHashMap<>();
+        inForce.forEach(w -> byId.put(w.id(), w));
+        return new Gate(baseline, baselineCommit, verdicts, partOf, tiers, byId);
     }
 
     /**
@@ -137,7 +149,7 @@ public final class Gate {
      */
     public static Map<String, String> moves(Path file) throws IOException {
         Map<String, String> moves = new LinkedHashMap<>();
-        for (String[] cols : rows(file, 3, "a move names the entry, its tier now and the reason")) {
+        for (String[] cols : Waivers.rows(file, 3, "a move names the entry, its tier now and the reason")) {
             if (!CLAIM_TIERS.contains(cols[1])) {
                 throw new IllegalStateException(file + ": " + cols[0] + " moved to the tier '" + cols[1]
                         + "', which no run writes (one of " + new java.util.TreeSet<>(CLAIM_TIERS) + ")");
@@ -145,41 +157,6 @@ public final class Gate {
             moves.put(cols[0], cols[1]);
         }
         return moves;
-    }
-
-    /**
-     * Reads the committed waivers: lines {@code <entry id><TAB><reason>}, {@code #} comments; every reason required.
-     *
-     * @param file e.g. the project's {@value #WAIVERS}
-     * @return entry id → reason, in the file's order; empty if there is no file
-     * @throws IllegalStateException for a line without its reason
-     * @throws IOException           if the file cannot be read
-     */
-    public static Map<String, String> waivers(Path file) throws IOException {
-        Map<String, String> waivers = new LinkedHashMap<>();
-        for (String[] cols : rows(file, 2, "a waiver names the entry and its reason")) {
-            waivers.put(cols[0], cols[1]);
-        }
-        return waivers;
-    }
-
-    /** The rows of a committed tab-separated file, every one of {@code columns} non-blank; none if there is no file. */
-    private static List<String[]> rows(Path file, int columns, String rule) throws IOException {
-        List<String[]> rows = new ArrayList<>();
-        if (!Files.exists(file)) {
-            return rows;
-        }
-        for (String line : Files.readAllLines(file)) {
-            if (line.isBlank() || line.startsWith("#")) {
-                continue;
-            }
-            String[] cols = line.split("\t", columns);
-            if (cols.length != columns || Arrays.stream(cols).anyMatch(String::isBlank)) {
-                throw new IllegalStateException(file + ": " + rule + ": " + line);
-            }
-            rows.add(Arrays.stream(cols).map(String::strip).toArray(String[]::new));
-        }
-        return rows;
     }
 
     /**
@@ -208,9 +185,11 @@ public final class Gate {
                         + ", this run's sink under test is " + sink + " (-D" + SinkUnderTest.PROPERTY + "): gate it against a "
                         + "report of the same sink, e.g. reports/sinks/" + sink + "/guarantees.json (docs/sinks.md)");
             }
-            try {
-                gate = of(report, file).withWaivers(waivers(Project.root().resolve(WAIVERS)))
-                        .withMoves(moves(Project.root().resolve(MOVES)));
+            try {   // a waiver older than the committed report's last change served that change and has lapsed
+                Path root = Project.root();
+                List<Waivers.Waiver> inForce = Waivers.newerThan(Waivers.read(root, WAIVERS), root,
+                        Waivers.reportChange(root, ReportWriter.reportsDir(sink) + "/guarantees.json", 0));
+                gate = of(report, file).withWaivers(inForce).withMoves(moves(root.resolve(MOVES)));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + WAIVERS + " or " + MOVES, e);
             }
@@ -316,6 +295,94 @@ public final class Gate {
         regressions(report).forEach(r -> byId.putIfAbsent(r.id(), r));
         missing(report, tiers).forEach(r -> byId.putIfAbsent(r.id(), r));
         return List.copyOf(byId.values());
+    }
+
+    /**
+     * What one tier run was compared with ({@code gate} in its report, README "The regression gate").
+     *
+     * @param tier            the tier that ran
+     * @param whole           whether it ran whole ({@link #missing} applies)
+     * @param produced        the entries and parts of that tier it produced, NOT_RUN aside
+     * @param baselineEntries the same count in the baseline (a whole run owes at least as many), the waived aside
+     * @param owedPasses      the baseline's PASS entries it owed: of its tier when whole, else of those it ran
+     * @param passingNow      how many of those PASS now
+     * @param regressions     every regression, MISSING included when whole
+     * @param shortfall       when whole and fewer entries than the baseline's: which of the baseline's it lacks that no
+     *                        regression names already (an entry that did not PASS there); else null
+     * @param waivers         the waivers in force, each listed with its reason and commit
+     */
+    public record Comparison(String tier, boolean whole, long produced, long baselineEntries, long owedPasses, long passingNow,
+                             List<Regression> regressions, String shortfall, List<Waivers.Waiver> waivers) {
+
+        /** @return every line the gate fails on: the regressions, then the shortfall */
+        public List<String> failures() {
+            List<String> lines = new ArrayList<>(regressions.stream().map(Regression::line).toList());
+            if (shortfall != null) {
+                lines.add(shortfall);
+            }
+            return lines;
+        }
+
+        /** @return the report's {@code gate} fields of this comparison */
+        public Map<String, Object> toJson() {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("tier", tier);
+            json.put("whole_tier", whole);
+            json.put("entries_produced", produced);
+            json.put("baseline_entries", baselineEntries);
+            json.put("owed_passes", owedPasses);
+            json.put("passing_now", passingNow);
+            json.put("regressions", failures());
+            json.put("waivers", waivers.stream().map(Waivers.Waiver::toJson).toList());
+            return json;
+        }
+    }
+
+    /**
+     * @param entries the entries of a run's report (its own and those carried over from other tiers)
+     * @param tier    the tier that ran
+     * @param whole   whether it ran whole
+     * @return what it was compared with, and what differs
+     */
+    public Comparison compare(List<Map<String, Object>> entries, String tier, boolean whole) {
+        Map<String, String> now = new LinkedHashMap<>();
+        for (Map<String, Object> c : entries) {
+            if (tier.equals(String.valueOf(c.get("tier"))) && !Verdict.NOT_RUN.name().equals(c.get("verdict"))) {
+                now.put(String.valueOf(c.get("id")), String.valueOf(c.get("verdict")));
+            }
+        }
+        List<String> owed = new ArrayList<>();
+        List<String> lacking = new ArrayList<>();
+        long baselineEntries = 0;
+        for (Map.Entry<String, String> b : this.tiers.entrySet()) {
+            String id = b.getKey();
+            String verdict = verdicts.get(id);
+            if (waived.containsKey(id) || Verdict.NOT_RUN.name().equals(verdict)) {
+                continue;
+            }
+            if (whole ? tier.equals(b.getValue()) : now.containsKey(id)) {
+                if (PASS.equals(verdict)) {
+                    owed.add(id);
+                }
+            }
+            if (tier.equals(b.getValue())) {
+                baselineEntries++;
+                if (!now.containsKey(id)) {
+                    lacking.add(id);
+                }
+            }
+        }
+        Map<String, Object> report = Map.of("claims", entries);
+        List<Regression> regressions = whole ? wholeRun(report, List.of(tier)) : regressions(report);
+        Set<String> named = new HashSet<>();   // a PASS that vanished is already a MISSING regression: named once
+        regressions.forEach(r -> named.add(r.id()));
+        lacking.removeIf(named::contains);
+        String shortfall = whole && now.size() < baselineEntries && !lacking.isEmpty()
+                ? "the " + tier + " tier: " + baselineEntries + " entries in the baseline, " + now.size()
+                        + " now (not produced, or NOT_RUN, besides any MISSING above: " + String.join(", ", lacking) + ")"
+                : null;
+        return new Comparison(tier, whole, now.size(), baselineEntries, owed.size(),
+                owed.stream().filter(id -> PASS.equals(now.get(id))).count(), regressions, shortfall, List.copyOf(waived.values()));
     }
 
     /**

@@ -38,6 +38,27 @@ final class GateCheck {
     record Verdict(String tier, Instant finished, String baseline, List<String> regressions) {
     }
 
+    /**
+     * The build's gate verdict (README "The regression gate"): every regression of its tier runs, and every tier the build
+     * owes that left no verdict — a tier whose selector matched no claim test (a moved package, a renamed {@code *FaultIT})
+     * writes no report, so only its absence tells.
+     *
+     * @param verdicts the verdicts this build's tier runs left ({@link #read})
+     * @param owed     the tiers a whole, gated build of this profile runs ({@code seams.gate.tiers} in pom.xml)
+     * @return one line per failure, none when the gate holds
+     */
+    static List<String> failures(List<Verdict> verdicts, List<String> owed) {
+        List<String> failures = new ArrayList<>();
+        for (String tier : owed) {
+            if (verdicts.stream().noneMatch(v -> v.tier().equals(tier))) {
+                failures.add("the " + tier + " tier ran whole against a baseline and left no verdict in " + dir(Path.of(""))
+                        + ": no claim test of it ran (its selector matched none, or its JVM ended before the report)");
+            }
+        }
+        verdicts.forEach(v -> v.regressions().forEach(r -> failures.add("the " + v.tier() + " tier against " + v.baseline() + ": " + r)));
+        return failures;
+    }
+
     /** @return the folder of the gate files under the project root */
     static Path dir(Path root) {
         return root.resolve("target/gate");
@@ -59,6 +80,8 @@ final class GateCheck {
         json.put("tier", tier);
         json.put("finished", finished.toString());
         json.put("baseline", gate.get("baseline") + " (commit " + gate.get("baseline_commit") + ")");
+        json.put("entries", gate.get("entries_produced"));
+        json.put("baseline_entries", gate.get("baseline_entries"));
         json.put("regressions", gate.getOrDefault("regressions", List.of()));
         try {
             Files.createDirectories(dir(root));

@@ -29,4 +29,27 @@ class GateCheckFilesTest {
                 "G2: PASS in the baseline, MISSING now (the default tier ran whole and did not produce it)");
         assertThat(verdicts.get(0).baseline()).isEqualTo("/tmp/b.json (commit 2af64c2)");
     }
+
+    @Test
+    void aGatedWholeBuildFailsForEveryTierItOwesThatLeftNoVerdict() {
+        GateCheck.write(root, "faults", Instant.parse("2026-12-03T06:00:10Z"), Map.of("gate", Map.of("regressions", List.of())));
+        List<GateCheck.Verdict> verdicts = GateCheck.read(root, Instant.parse("2026-12-03T06:00:00Z"));
+
+        assertThat(GateCheck.failures(verdicts, List.of("faults", "faults-cluster"))).as("the cluster execution's selector "
+                + "matched no claim test").containsExactly("the faults-cluster tier ran whole against a baseline and left no "
+                + "verdict in target/gate: no claim test of it ran (its selector matched none, or its JVM ended before the report)");
+        assertThat(GateCheck.failures(verdicts, List.of("faults"))).isEmpty();
+        assertThat(GateCheck.failures(List.of(), List.of("default"))).hasSize(1);
+    }
+
+    @Test
+    void aTierVerdictWithARegressionOrAShortCountFailsTheBuild() {
+        GateCheck.write(root, "default", Instant.parse("2026-12-03T06:00:10Z"), Map.of("gate", Map.of("baseline", "b.json",
+                "baseline_commit", "2af64c2", "entries_produced", 73, "baseline_entries", 74, "regressions",
+                List.of("the default tier: 74 entries in the baseline, 73 now (not produced, or NOT_RUN, besides any MISSING above: G6[x])"))));
+        List<GateCheck.Verdict> verdicts = GateCheck.read(root, Instant.parse("2026-12-03T06:00:00Z"));
+
+        assertThat(GateCheck.failures(verdicts, List.of("default"))).containsExactly("the default tier against b.json (commit "
+                + "2af64c2): the default tier: 74 entries in the baseline, 73 now (not produced, or NOT_RUN, besides any MISSING above: G6[x])");
+    }
 }

@@ -69,7 +69,7 @@ class GateTest {
                 Map.of("id", "G11[tombstone]", "verdict", "PASS", "part_of", "G11", "tier", "default"))), "baseline.json");
         Path file = dir.resolve("waivers.tsv");
         Files.writeString(file, "# comment\nG11[three-decimals]\tno longer a bad record since B15\n");
-        Gate waived = gate.withWaivers(Gate.waivers(file));
+        Gate waived = gate.withWaivers(Waivers.parse(file));
         Map<String, Object> run = Map.of("claims", List.of(Map.of("id", "G11", "verdict", "PASS", "tier", "default"),
                 Map.of("id", "G11[comma-decimal]", "verdict", "PASS", "part_of", "G11", "tier", "default")));
 
@@ -77,7 +77,7 @@ class GateTest {
         assertThat(gate.wholeRun(run, List.of("default"))).extracting(Gate.Regression::id)
                 .containsExactlyInAnyOrder("G11[three-decimals]", "G11[tombstone]");
         Files.writeString(file, "G11[tombstone]\n");
-        assertThatThrownBy(() -> Gate.waivers(file)).hasMessageContaining("a waiver names the entry and its reason");
+        assertThatThrownBy(() -> Waivers.parse(file)).hasMessageContaining("a waiver names the entry and its reason");
     }
 
     @Test
@@ -146,5 +146,39 @@ class GateTest {
                 Map.of("id", "B5[broker-kill]", "verdict", "NOT_RUN", "tier", "faults")));
 
         assertThat(previous.lostPasses(next)).extracting(Gate.Regression::id).containsExactly("G2", "B5[broker-kill]");
+    }
+
+    @Test
+    void aWholeTierRunWithFewerEntriesThanTheBaselinesTierFailsNamingTheEntriesItLacks() {
+        Gate gate = Gate.of(Map.of("claims", List.of(
+                Map.of("id", "G1", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "G6[optimize_on_insert=1]", "verdict", "UNVERIFIED", "tier", "default"),
+                Map.of("id", "B18", "verdict", "NOT_RUN", "tier", "default"),
+                Map.of("id", "B5[broker-kill]", "verdict", "UNVERIFIED", "tier", "faults"))), "baseline.json");
+        List<Map<String, Object>> lost = List.of(Map.of("id", "G1", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "G6[optimize_on_insert=0]", "verdict", "PASS", "tier", "default"));
+        List<Map<String, Object>> vanished = List.of(Map.of("id", "G1", "verdict", "PASS", "tier", "default"));
+
+        Gate.Comparison renamed = gate.compare(lost, "default", true);
+        Gate.Comparison whole = gate.compare(vanished, "default", true);
+
+        assertThat(renamed.failures()).as("as many entries as the baseline's tier: an entry that never PASSed may be renamed").isEmpty();
+        assertThat(whole.failures()).containsExactly("the default tier: 2 entries in the baseline, 1 now (not produced, or "
+                + "NOT_RUN, besides any MISSING above: G6[optimize_on_insert=1])");
+        assertThat(whole.regressions()).as("no PASS was lost: only the count tells").isEmpty();
+        assertThat(List.of(whole.produced(), whole.baselineEntries(), whole.owedPasses(), whole.passingNow())).containsExactly(1L, 2L, 1L, 1L);
+        assertThat(gate.compare(vanished, "default", false).failures()).as("a restricted run owes no count").isEmpty();
+        assertThat(gate.withWaivers(Map.of("G6[optimize_on_insert=1]", "retired")).compare(vanished, "default", true).failures())
+                .as("a waived entry is not owed").isEmpty();
+    }
+
+    @Test
+    void aVanishedPassIsNamedOnceAsMissingNotAgainInTheCount() {
+        Gate gate = Gate.of(Map.of("claims", List.of(Map.of("id", "G1", "verdict", "PASS", "tier", "default"),
+                Map.of("id", "G2", "verdict", "PASS", "tier", "default"))), "baseline.json");
+        Gate.Comparison c = gate.compare(List.of(Map.of("id", "G1", "verdict", "PASS", "tier", "default")), "default", true);
+        assertThat(c.failures()).containsExactly("G2: PASS in the baseline, MISSING now (the default tier ran whole and did not produce it)");
+        assertThat(c.passingNow()).isEqualTo(1L);
+        assertThat(c.owedPasses()).isEqualTo(2L);
     }
 }

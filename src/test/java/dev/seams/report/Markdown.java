@@ -70,7 +70,8 @@ final class Markdown {
                 .append("`). Every figure below was measured on the real servers of this run; ")
                 .append("claim ids are those of `docs/claims.md`. Each claim's evidence is on its own page (`claims/<id>.md`), ")
                 .append("linked from the summary. Machine-readable twin: `guarantees.json`.\n\n");
-        md.append(overall(claims)).append("\n\n");
+        Map<String, Object> gate = (Map<String, Object>) json.get("gate");
+        md.append(overall(claims)).append(gate == null ? "" : waived(gate)).append("\n\n");
         ProvenanceMarkdown.append(md, json);
         md.append(json.get("suite_seconds") == null ? "\nThe default tier did not run on this source"
                         : "\nStand start: " + json.get("stand_start_seconds") + " s; suite (default tier): " + json.get("suite_seconds") + " s")
@@ -81,14 +82,8 @@ final class Markdown {
             md.append("Run of tier `").append(run.get("tier")).append("`: ").append(run.get("suite_seconds"))
                     .append(" s, ended ").append(run.get("generated_at")).append(".\n");
         }
-        Map<String, Object> gate = (Map<String, Object>) json.get("gate");
         if (gate != null) {
-            List<String> regressions = (List<String>) gate.getOrDefault("regressions", List.of());
-            md.append("Regression gate against `").append(gate.get("baseline")).append("` (commit ")
-                    .append(gate.get("baseline_commit")).append(", ").append(gate.get("baseline_passes"))
-                    .append(" PASS entries): ").append(regressions.isEmpty() ? "no entry that passed there passes no longer.\n"
-                            : regressions.size() + " entries passed there and do not pass now:\n");
-            regressions.forEach(r -> md.append("- ").append(r).append("\n"));
+            md.append(gateLine(gate));
         }
         md.append(mutationTier(json, mutants));
         md.append("\n## Summary\n\n| claim | title | verdict | anomalies | seconds | test |\n|---|---|---|---|---|---|\n");
@@ -116,6 +111,41 @@ final class Markdown {
             section(md, c, fired.getOrDefault(String.valueOf(c.get("id")), List.of()));
         }
         return md.toString();
+    }
+
+    /**
+     * @param gate a report's {@code gate} section ({@link Gate.Comparison#toJson})
+     * @return the gate's lines: what was compared with what, what differs, and every waiver in force
+     */
+    @SuppressWarnings("unchecked")
+    static String gateLine(Map<String, Object> gate) {
+        List<String> regressions = (List<String>) gate.getOrDefault("regressions", List.of());
+        StringBuilder md = new StringBuilder("Regression gate against `").append(gate.get("baseline")).append("` (commit ")
+                .append(gate.get("baseline_commit")).append(", ").append(gate.get("baseline_passes")).append(" PASS entries): ");
+        if (gate.containsKey("entries_produced")) {
+            boolean whole = Boolean.TRUE.equals(gate.get("whole_tier"));
+            md.append(whole ? "the `" + gate.get("tier") + "` tier ran whole and produced " + gate.get("entries_produced")
+                            + " entries, the baseline's " + gate.get("baseline_entries") + "; of the " + gate.get("owed_passes")
+                            + " PASS entries it owed there, "
+                    : "a run of the `" + gate.get("tier") + "` tier restricted to some claims produced " + gate.get("entries_produced")
+                            + " entries; of the " + gate.get("owed_passes") + " among them that PASSed there, ")
+                    .append(gate.get("passing_now")).append(" PASS now; ");
+        }
+        md.append(regressions.isEmpty() ? "no regression." : regressions.size() + (regressions.size() == 1 ? " regression:" : " regressions:")).append(waived(gate)).append("\n");
+        regressions.forEach(r -> md.append("- ").append(r).append("\n"));
+        return md.toString();
+    }
+
+    /** @return the waivers in force in a {@code gate} section, as one sentence led by a space; empty when none */
+    @SuppressWarnings("unchecked")
+    private static String waived(Map<String, Object> gate) {
+        List<Map<String, Object>> waivers = (List<Map<String, Object>>) gate.getOrDefault("waivers", List.of());
+        if (waivers.isEmpty()) {
+            return "";
+        }
+        List<String> each = waivers.stream().map(w -> new Waivers.Waiver(String.valueOf(w.get("id")), String.valueOf(w.get("reason")),
+                (String) w.get("commit")).line()).toList();
+        return " Waived (`" + Gate.WAIVERS + "`, never a regression): " + String.join("; ", each) + ".";
     }
 
     /** The column of a per-key reconciliation table ({@code check/Reconciliation}) and its value for a key that agrees. */

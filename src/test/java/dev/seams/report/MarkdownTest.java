@@ -119,4 +119,29 @@ class MarkdownTest {
                 .contains("| 2 | 1/1.00 | 2/2.00 | duplicate |")
                 .doesNotContain("| 1 | 2/3.00 | 2/3.00 | ok |");
     }
+
+    @Test
+    void theGateLineSaysWhatWasComparedAndTheOverallLineListsEveryWaiver() {
+        Map<String, Object> gate = new java.util.LinkedHashMap<>(Map.of("baseline", "b.json", "baseline_commit", "2af64c2",
+                "baseline_passes", 3, "tier", "default", "whole_tier", true, "entries_produced", 3, "baseline_entries", 3,
+                "owed_passes", 2, "passing_now", 2));
+        gate.put("regressions", List.of());
+        gate.put("waivers", List.of(Map.of("id", "G11[three-decimals]", "reason", "a value the source holds", "commit",
+                "abfdc7e28d3041581e8f788a8693980b44fff6d1")));
+        Map<String, Object> json = new java.util.LinkedHashMap<>(REPORT);
+        json.put("gate", gate);
+
+        String index = Markdown.pages(json, Map.of(), Map.of()).get(Markdown.INDEX);
+
+        String waived = " Waived (`reports/waivers.tsv`, never a regression): G11[three-decimals] (added in abfdc7e: a value the source holds).";
+        assertThat(index).contains("**Overall: PASS** — all 3 entries pass." + waived + "\n");
+        assertThat(index).contains("Regression gate against `b.json` (commit 2af64c2, 3 PASS entries): the `default` tier ran "
+                + "whole and produced 3 entries, the baseline's 3; of the 2 PASS entries it owed there, 2 PASS now; no regression." + waived);
+        gate.put("waivers", List.of());
+        gate.put("whole_tier", false);
+        gate.put("regressions", List.of("G7: PASS in the baseline, FAIL now"));
+        assertThat(Markdown.pages(json, Map.of(), Map.of()).get(Markdown.INDEX)).contains("a run of the `default` tier restricted to "
+                + "some claims produced 3 entries; of the 2 among them that PASSed there, 2 PASS now; 1 regression:\n"
+                + "- G7: PASS in the baseline, FAIL now\n").doesNotContain("Waived");
+    }
 }

@@ -231,12 +231,8 @@ public final class ReportWriter implements LauncherSessionListener {
         json.put("runs", runs);
         if (run.gate() != null) {
             Map<String, Object> gate = new LinkedHashMap<>(run.gate().toJson());
-            List<Gate.Regression> regressions = run.whole()   // no entry of a tier that ran whole can vanish (issue 36 §2)
-                    ? run.gate().wholeRun(Map.of("claims", entries), List.of(run.tier()))
-                    : run.gate().regressions(Map.of("claims", entries));
-            gate.put("tier", run.tier());
-            gate.put("whole_tier", run.whole());
-            gate.put("regressions", regressions.stream().map(Gate.Regression::line).toList());
+            // no entry of a tier that ran whole can vanish, nor its count of entries fall (README "The regression gate")
+            gate.putAll(run.gate().compare(entries, run.tier(), run.whole()).toJson());
             json.put("gate", gate);
         }
         json.put("claims", entries);
