@@ -22,8 +22,9 @@ public final class OffsetRangeReader {
     }
 
     /**
-     * Visits every record in {@code [from, to)} of each partition, in offset order per partition. Control markers are
-     * never returned; with {@link IsolationLevel#READ_COMMITTED} neither are aborted records, and {@code to} should be
+     * Visits every record in {@code [from, to)} of each partition, in offset order per partition; where {@code from} is
+     * below the partition's log start, from the log start (the records below it are gone). Control markers are never
+     * returned; with {@link IsolationLevel#READ_COMMITTED} neither are aborted records, and {@code to} should be
      * the last stable offset (a read_committed consumer never reads past it).
      *
      * @param bootstrapServers Kafka bootstrap servers
@@ -47,6 +48,9 @@ public final class OffsetRangeReader {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        // a range that starts below the log start (retention, deleteRecords; a group that never committed reads from 0)
+        // is read from the log start: the default, latest, would skip the whole range and count nothing behind
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(clientConfig.applyTo(props))) {

@@ -69,15 +69,19 @@ public final class LagProbe {
     }
 
     /**
-     * Describes every partition the group has committed offsets for.
+     * Describes every partition of each topic the group has committed offsets on: a partition of such a topic it never
+     * committed (one added to the topic, one its members never got) shows committed -1 and its whole log as lag, never
+     * nothing — a monitor reading this table must see it.
      *
      * @param group consumer group id
      * @return one entry per partition, ordered by topic and partition; empty if the group has no offsets
      * @throws IllegalStateException if the broker does not answer within 60 s
      */
     public List<PartitionLag> describe(String group) {
-        Map<TopicPartition, OffsetAndMetadata> committed = get(admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata());
+        Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>(get(admin.listConsumerGroupOffsets(group)
+                .partitionsToOffsetAndMetadata()));
+        committed.keySet().stream().map(TopicPartition::topic).distinct().toList()
+                .forEach(topic -> partitions(topic).forEach(tp -> committed.putIfAbsent(tp, null)));
         return describe(group, committed);
     }
 
@@ -124,15 +128,43 @@ public final class LagProbe {
         }
         Map<TopicPartition, Long> logEnd = offsets(committed.keySet(), IsolationLevel.READ_UNCOMMITTED);
         Map<TopicPartition, Long> lastStable = offsets(committed.keySet(), IsolationLevel.READ_COMMITTED);
-        Map<TopicPartition, Long> from = new HashMap<>();
-        committed.forEach((tp, om) -> from.put(tp, om == null ? 0L : om.offset()));
+        Map<TopicPartition, Long> read = gapsToRead(committed, logEnd, maxGapRead);
+        return rows(group, committed, logEnd, lastStable, read, countDataRecords(read, logEnd));
+    }
+
+    /**
+     * @param committed  partition → the group's committed offset, null where it never committed one
+     * @param logEnd     partition → its log end offset
+     * @param maxGapRead the largest gap whose records are read
+     * @return partition → the offset its gap is read from (its committed offset; 0, the whole log, where it has none),
+     *     for the partitions whose gap is at most {@code maxGapRead}
+     */
+    static Map<TopicPartition, Long> gapsToRead(Map<TopicPartition, OffsetAndMetadata> committed, Map<TopicPartition, Long> logEnd,
+                                                long maxGapRead) {
         Map<TopicPartition, Long> read = new HashMap<>();
-        from.forEach((tp, offset) -> {
-            if (logEnd.get(tp) - offset <= maxGapRead) {
-                read.put(tp, offset);
+        committed.forEach((tp, om) -> {
+            long from = om == null ? 0L : om.offset();
+            if (logEnd.get(tp) - from <= maxGapRead) {
+                read.put(tp, from);
             }
         });
-        Map<TopicPartition, Long> dataBehind = countDataRecords(read, logEnd);
+        return read;
+    }
+
+    /**
+     * @param group      the consumer group
+     * @param committed  partition → the group's committed offset, null where it never committed one (committed -1: the
+     *                   whole log counts as behind)
+     * @param logEnd     partition → its log end offset
+     * @param lastStable partition → its last stable offset
+     * @param read       the gaps that were read ({@link #gapsToRead})
+     * @param dataBehind partition → the data records found in its gap (absent: none)
+     * @return one row per partition, ordered by topic and partition; {@link PartitionLag#UNKNOWN} data records behind
+     *     where the gap was not read
+     */
+    static List<PartitionLag> rows(String group, Map<TopicPartition, OffsetAndMetadata> committed, Map<TopicPartition, Long> logEnd,
+                                   Map<TopicPartition, Long> lastStable, Map<TopicPartition, Long> read,
+                                   Map<TopicPartition, Long> dataBehind) {
         List<PartitionLag> result = new ArrayList<>();
         for (TopicPartition tp : committed.keySet()) {
             OffsetAndMetadata om = committed.get(tp);

@@ -25,6 +25,7 @@ import dev.seams.truth.StreamsLogs;
 import dev.seams.truth.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -71,7 +72,7 @@ class LagIT {
     }
 
     @Test
-    @Claim(id = "G12", title = "Lag at rest", exercises = {"lag/LagProbe", "sink/Sink", "streams/StreamsApp", "cli/StreamsCommand"})
+    @Claim(id = "G12", title = "Lag at rest", exercises = {"lag/LagProbe", "kafka/OffsetRangeReader", "sink/Sink", "streams/StreamsApp", "cli/StreamsCommand"})
     void g12LagAtRest(ClaimEvidence e, StandContext s) {
         Topics topics = s.topics();
         LagProbe probe = topics.lagProbe();
@@ -86,10 +87,11 @@ class LagIT {
         String scratch = RunNames.of("seams-g12-last-offset-plus-1");
         topics.resetGroup(scratch, topics.lastDataOffsetPlusOne(RunNames.CUSTOMER_TOTALS));
         List<PartitionLag> naive = probe.describe(scratch, RunNames.CUSTOMER_TOTALS);
+        List<PartitionLag> oneCommitted = neverCommittedPartitionsAreWhollyBehind(e, topics, probe);
 
         e.table("Lag at rest (LagProbe, like kafka-consumer-groups --describe)",
                 List.of("group", "topic", "partition", "committed", "log end", "last stable", "lag", "data records behind", "verdict"),
-                Stream.of(streams, sink, naive).flatMap(List::stream).map(l -> List.<Object>of(l.group(), l.topic(), l.partition(),
+                Stream.of(streams, sink, naive, oneCommitted).flatMap(List::stream).map(l -> List.<Object>of(l.group(), l.topic(), l.partition(),
                         l.committed(), l.logEnd(), l.lastStable(), l.lag(), l.dataRecordsBehind(),
                         l.onlyMarkersBehind() ? "control markers only" : l.lag() == 0 ? "caught up" : "data behind")).toList());
         e.check("ds_streams_partitions_described", streams.size()).isAtLeast(2 * Stand.PARTITIONS,
@@ -107,6 +109,40 @@ class LagIT {
                 + "its lag is 0. A consumer that commits last offset + 1 (as the source's did) shows a lag of 1 per "
                 + "partition written transactionally — the commit marker: the probe reads the gap of " + naiveLag
                 + " offsets and finds " + naiveData + " data records in it.");
+    }
+
+    /**
+     * G12's case of a group that never committed a partition (LagProbe: committed -1, the whole log behind), shown on a
+     * group that committed partition 0 of customer.totals at its log end and no other, as {@code seams lag} describes it:
+     * each other partition is a row, its lag its log end offset and its data records behind every data record it holds
+     * (from the log start, which other claims' injections move), both as this harness reads them (Admin's end offsets,
+     * a read_uncommitted read of the whole topic), never what the probe says of itself.
+     *
+     * @return the group's rows, for the evidence table
+     */
+    private static List<PartitionLag> neverCommittedPartitionsAreWhollyBehind(ClaimEvidence e, Topics topics, LagProbe probe) {
+        String group = RunNames.of("seams-g12-one-partition-committed");
+        Map<TopicPartition, Long> end = topics.endOffsets(RunNames.CUSTOMER_TOTALS);
+        e.figure("customer_totals_log_start_offsets", topics.startOffsets(RunNames.CUSTOMER_TOTALS).values().toString());
+        TopicPartition first = new TopicPartition(RunNames.CUSTOMER_TOTALS, 0);
+        topics.resetGroup(group, Map.of(first, end.get(first)));
+        Map<TopicPartition, Long> data = new HashMap<>();
+        topics.readAll(RunNames.CUSTOMER_TOTALS, "read_uncommitted", r -> data.merge(new TopicPartition(r.topic(), r.partition()), 1L, Long::sum));
+        List<PartitionLag> rows = probe.describe(group);   // what seams lag shows: every partition of the topics it has offsets on
+        List<PartitionLag> never = rows.stream().filter(l -> l.partition() != first.partition()).toList();
+        e.check("never_committed_partitions", never.stream().filter(l -> l.committed() == -1).count()).isEqualTo((long) end.size() - 1,
+                "partitions of customer.totals the group never committed, shown with committed -1");
+        e.check("never_committed_lag", never.stream().mapToLong(PartitionLag::lag).sum()).isEqualTo(
+                end.entrySet().stream().filter(x -> !x.getKey().equals(first)).mapToLong(Map.Entry::getValue).sum(),
+                "their lag: the whole log, their end offsets as Admin lists them");
+        e.check("never_committed_data_records_behind", never.stream().mapToLong(PartitionLag::dataRecordsBehind).sum()).isEqualTo(
+                data.entrySet().stream().filter(x -> !x.getKey().equals(first)).mapToLong(Map.Entry::getValue).sum(),
+                "their data records behind: every data record they hold, read read_uncommitted");
+        e.check("never_committed_only_markers", never.stream().filter(PartitionLag::onlyMarkersBehind).count())
+                .isZero("a never-committed partition holding data records is not shown as control markers only");
+        e.check("committed_partition_lag", rows.stream().filter(l -> l.partition() == first.partition()).mapToLong(PartitionLag::lag).sum())
+                .isZero("the partition it committed at its log end");
+        return rows;
     }
 
     @Test

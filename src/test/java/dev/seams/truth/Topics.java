@@ -66,10 +66,19 @@ public final class Topics {
         return latestOffsets(topic, IsolationLevel.READ_UNCOMMITTED);
     }
 
+    /** @return partition → log start offset (retention and {@code deleteRecords} move it above 0) */
+    public Map<TopicPartition, Long> startOffsets(String topic) {
+        return offsets(topic, OffsetSpec.earliest(), IsolationLevel.READ_UNCOMMITTED);
+    }
+
     /** @return partition → the latest offset at that isolation (log end offset, or LSO for read_committed) */
     private Map<TopicPartition, Long> latestOffsets(String topic, IsolationLevel isolation) {
+        return offsets(topic, OffsetSpec.latest(), isolation);
+    }
+
+    private Map<TopicPartition, Long> offsets(String topic, OffsetSpec spec, IsolationLevel isolation) {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        partitions(topic).forEach(tp -> request.put(tp, OffsetSpec.latest()));
+        partitions(topic).forEach(tp -> request.put(tp, spec));
         Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result = Futures.get(admin
                 .listOffsets(request, new ListOffsetsOptions(isolation)).all(), "cannot list the offsets of " + topic + " (" + isolation + ")");
         Map<TopicPartition, Long> offsets = new TreeMap<>(java.util.Comparator.comparingInt(TopicPartition::partition));
