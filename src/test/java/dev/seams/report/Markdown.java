@@ -37,13 +37,23 @@ final class Markdown {
      * @return the report's files by their path relative to the reports directory: {@value #INDEX} first, then
      *     {@value #PAGES}{@code /<claim>.md} for every claim of the catalogue, in its order
      */
-    @SuppressWarnings("unchecked")
     static Map<String, String> pages(Map<String, Object> json, Map<String, Object> mutants,
                                      Map<String, ClaimStatements.Statement> statements) {
+        return pages(json, mutants, statements, List.of());
+    }
+
+    /**
+     * @param beside the reports committed beside this one and how old each is ({@link SubReports}): listed in the index,
+     *               the stale ones named on the overall line
+     * @return as {@link #pages(Map, Map, Map)}
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, String> pages(Map<String, Object> json, Map<String, Object> mutants,
+                                     Map<String, ClaimStatements.Statement> statements, List<SubReports.SubReport> beside) {
         Map<String, List<String>> fired = fired(json, mutants);
         List<Map<String, Object>> claims = (List<Map<String, Object>>) json.getOrDefault("claims", List.of());
         Map<String, String> pages = new LinkedHashMap<>();
-        pages.put(INDEX, index(json, mutants, claims, fired));
+        pages.put(INDEX, index(json, mutants, claims, fired, beside));
         Map<String, List<Map<String, Object>>> byClaim = new LinkedHashMap<>();
         claims.forEach(c -> byClaim.computeIfAbsent(ClaimCatalog.claimId(String.valueOf(c.get("id"))), k -> new ArrayList<>()).add(c));
         byClaim.forEach((claim, entries) -> pages.put(page(claim), claimPage(claim, entries, statements.get(claim), fired)));
@@ -62,7 +72,7 @@ final class Markdown {
 
     @SuppressWarnings("unchecked")
     private static String index(Map<String, Object> json, Map<String, Object> mutants, List<Map<String, Object>> claims,
-                                Map<String, List<String>> fired) {
+                                Map<String, List<String>> fired, List<SubReports.SubReport> beside) {
         StringBuilder md = new StringBuilder();
         md.append("# seams — delivery guarantees, measured\n\n");
         md.append("Generated ").append(json.get("generated_at")).append(" by `mvn verify` (profile `")
@@ -71,7 +81,11 @@ final class Markdown {
                 .append("claim ids are those of `docs/claims.md`. Each claim's evidence is on its own page (`claims/<id>.md`), ")
                 .append("linked from the summary. Machine-readable twin: `guarantees.json`.\n\n");
         Map<String, Object> gate = (Map<String, Object>) json.get("gate");
-        md.append(overall(claims)).append(gate == null ? "" : waived(gate)).append("\n\n");
+        List<String> stale = beside.stream().filter(SubReports.SubReport::stale).map(b -> "`" + b.name() + "` (" + b.commit()
+                .substring(0, Math.min(7, b.commit().length())) + ")").toList();
+        md.append(overall(claims)).append(gate == null ? "" : waived(gate))
+                .append(stale.isEmpty() ? "" : " Stale beside it (of other src/, containers/, pom.xml): " + String.join(", ", stale) + ".")
+                .append("\n\n");
         ProvenanceMarkdown.append(md, json);
         md.append(json.get("suite_seconds") == null ? "\nThe default tier did not run on this source"
                         : "\nStand start: " + json.get("stand_start_seconds") + " s; suite (default tier): " + json.get("suite_seconds") + " s")
@@ -86,6 +100,10 @@ final class Markdown {
             md.append(gateLine(gate));
         }
         md.append(mutationTier(json, mutants));
+        if (!beside.isEmpty()) {
+            md.append("Reports beside this one:\n");
+            beside.forEach(b -> md.append("- ").append(b.line()).append("\n"));
+        }
         md.append("\n## Summary\n\n| claim | title | verdict | anomalies | seconds | test |\n|---|---|---|---|---|---|\n");
         for (Map<String, Object> c : claims) {
             md.append("| [").append(c.get("id")).append("](").append(link(String.valueOf(c.get("id")))).append(") | ")

@@ -330,7 +330,10 @@ public final class ReportWriter implements LauncherSessionListener {
             }
         }
         Files.createDirectories(pages);
-        for (Map.Entry<String, String> page : Markdown.pages(json, read(dir.resolve("mutants.json")), ClaimStatements.fromDocs()).entrySet()) {
+        @SuppressWarnings("unchecked")
+        List<SubReports.SubReport> beside = SubReports.of(dir, (Map<String, Object>) json.getOrDefault("source", Map.of()), Project.root());
+        for (Map.Entry<String, String> page : Markdown.pages(json, read(dir.resolve("mutants.json")), ClaimStatements.fromDocs(),
+                beside).entrySet()) {
             Files.writeString(dir.resolve(page.getKey()), page.getValue());
         }
     }

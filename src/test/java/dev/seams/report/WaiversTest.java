@@ -19,14 +19,14 @@ class WaiversTest {
 
     @Test
     void aWaiverServesTheNextChangeOfTheReportAndLapsesWithTheOneAfter() throws Exception {
-        git("init", "-q");
+        ScratchRepo git = ScratchRepo.init(repo);
         Files.createDirectories(repo.resolve("reports"));
-        commit(REPORT, "{\"n\":1}", "report 1");
+        git.commit(REPORT, "{\"n\":1}", "report 1");
         append("G11[three-decimals]\tno longer a bad record since B15\n");
-        String first = commit(FILE, null, "waiver for the next report");
-        String report2 = commit(REPORT, "{\"n\":2}", "report 2: G11[three-decimals] given up");
+        String first = git.commit(FILE, null, "waiver for the next report");
+        String report2 = git.commit(REPORT, "{\"n\":2}", "report 2: G11[three-decimals] given up");
         append("B12[join and leave @55%]\tits third stay moved to 70 %\n");
-        commit(FILE, null, "waiver for the report after");
+        git.commit(FILE, null, "waiver for the report after");
         append("B17[cut@10%]\tnot committed yet\n");
 
         List<Waivers.Waiver> waivers = Waivers.read(repo, FILE);
@@ -42,7 +42,7 @@ class WaiversTest {
         assertThat(Waivers.newerThan(waivers, repo, Waivers.reportChange(repo, REPORT, 1))).as("report 2 against report 1")
                 .extracting(Waivers.Waiver::id).containsExactly("G11[three-decimals]", "B12[join and leave @55%]", "B17[cut@10%]");
 
-        commit(REPORT, "{\"n\":3}", "report 3");
+        git.commit(REPORT, "{\"n\":3}", "report 3");
         List<Waivers.Waiver> after = Waivers.newerThan(waivers, repo, Waivers.reportChange(repo, REPORT, 1));
         assertThat(after).as("report 3 against report 2: the first waiver served report 2 and has lapsed")
                 .extracting(Waivers.Waiver::id).containsExactly("B12[join and leave @55%]", "B17[cut@10%]");
@@ -61,21 +61,5 @@ class WaiversTest {
     private void append(String line) throws Exception {
         Path file = repo.resolve(FILE);
         Files.writeString(file, (Files.exists(file) ? Files.readString(file) : "# entries given up\n") + line);
-    }
-
-    /** Writes {@code content} to {@code path} (null: as it is), commits it, returns the commit. */
-    private String commit(String path, String content, String message) throws Exception {
-        if (content != null) {
-            Files.writeString(repo.resolve(path), content);
-        }
-        git("add", path);
-        git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", message);
-        return git("rev-parse", "HEAD");
-    }
-
-    private String git(String... args) {
-        Git.Result r = Git.run(repo, args);
-        assertThat(r.ok()).as("git %s: %s", String.join(" ", args), r.output()).isTrue();
-        return r.output();
     }
 }
