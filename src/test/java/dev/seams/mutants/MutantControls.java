@@ -137,9 +137,9 @@ public final class MutantControls {
                     + runs.stream().map(r -> r.get("tier")).toList() + "): run it on this commit first, or leave the property unset");
         }
         Gate gate = Gate.of(ReportWriter.read(settings.baseline()), settings.baseline().toString());
-        List<Map<String, String>> judged = MutantRun.judge(json, gate, Set.of(), false);
-        Map<String, String> red = new LinkedHashMap<>(judged.get(0));
-        red.putAll(judged.get(1));
+        MutantJudge.Judged judged = MutantJudge.judge(json, gate, Set.of(), false);
+        Map<String, String> red = new LinkedHashMap<>(judged.kills());
+        red.putAll(judged.notCounted());
         Map<String, String> ofTier = new LinkedHashMap<>();
         Map<String, String> tiers = new LinkedHashMap<>();
         ((List<Map<String, Object>>) json.getOrDefault("claims", List.of())).forEach(c -> tiers.put(String.valueOf(c.get("id")), String.valueOf(c.get("tier"))));

@@ -32,31 +32,31 @@ class MutantJudgeTest {
 
     @Test
     void aRedEntryIsAKillUnlessItIsEnvironmentOrRedInTheControl() {
-        List<Map<String, String>> judged = MutantRun.judge(RUN, BASELINE, Set.of("B12"), false);
+        MutantJudge.Judged judged = MutantJudge.judge(RUN, BASELINE, Set.of("B12"), false);
 
-        assertThat(judged.get(0)).containsOnlyKeys("G4", "G9", "B17[existing rows]");
-        assertThat(judged.get(2)).as("credited to the check that fired").containsEntry("G4", "G4")
+        assertThat(judged.kills()).containsOnlyKeys("G4", "G9", "B17[existing rows]");
+        assertThat(judged.credits()).as("credited to the check that fired").containsEntry("G4", "G4")
                 .containsEntry("G9", MutantRun.SETTLE_PRECONDITION)
                 .containsEntry("B17[existing rows]", "B17[existing rows]");
-        assertThat(judged.get(1)).containsOnlyKeys("B6", "B12");
-        assertThat(judged.get(1).get("B6")).startsWith("ENVIRONMENT: B6: PASS in the baseline, ENVIRONMENT now");
-        assertThat(judged.get(1).get("B12")).startsWith("red in the unmutated control build too: ");
+        assertThat(judged.notCounted()).containsOnlyKeys("B6", "B12");
+        assertThat(judged.notCounted().get("B6")).startsWith("ENVIRONMENT: B6: PASS in the baseline, ENVIRONMENT now");
+        assertThat(judged.notCounted().get("B12")).startsWith("red in the unmutated control build too: ");
     }
 
     @Test
     void aBuildThatTimedOutKillsNothing() {
-        List<Map<String, String>> judged = MutantRun.judge(RUN, BASELINE, Set.of(), true);
+        MutantJudge.Judged judged = MutantJudge.judge(RUN, BASELINE, Set.of(), true);
 
-        assertThat(judged.get(0)).isEmpty();
-        assertThat(judged.get(1)).containsOnlyKeys("G4", "G9", "B17[existing rows]", "B6", "B12");
+        assertThat(judged.kills()).isEmpty();
+        assertThat(judged.notCounted()).containsOnlyKeys("G4", "G9", "B17[existing rows]", "B6", "B12");
     }
 
     @Test
     void aKillIsCreditedToTheSettleOnlyWhenEveryFailureIsTheSettles() {
-        assertThat(MutantRun.credit("G4", List.of("raw_totals_engine = ReplacingMergeTree, expected MergeTree"))).isEqualTo("G4");
-        assertThat(MutantRun.credit("G1", List.of("Condition with alias 'customer.totals matches PG per customer' didn't "
+        assertThat(MutantJudge.credit("G4", List.of("raw_totals_engine = ReplacingMergeTree, expected MergeTree"))).isEqualTo("G4");
+        assertThat(MutantJudge.credit("G1", List.of("Condition with alias 'customer.totals matches PG per customer' didn't "
                 + "complete within 2 minutes"))).isEqualTo(MutantRun.SETTLE_PRECONDITION);
-        assertThat(MutantRun.credit("B12", List.of())).as("a proof that vanished (UNVERIFIED) is the entry's own").isEqualTo("B12");
+        assertThat(MutantJudge.credit("B12", List.of())).as("a proof that vanished (UNVERIFIED) is the entry's own").isEqualTo("B12");
     }
 
     @Test
@@ -83,5 +83,32 @@ class MutantJudgeTest {
                 Map.of()))).as("a timeout is not retried").isFalse();
         assertThat(MutantRun.standFailed(new MutantRun.Build("ReconciliationIT", 1, 57.5, log, Map.of(), List.of(), 1,
                 Map.of("B8", "red in the control too"), Map.of()))).isFalse();
+    }
+
+    @Test
+    void aRedEntryWithOnlyTimeoutsAndExceptionsIsCaughtNotKilledAndEveryFailureIsKept() {
+        Gate baseline = Gate.of(Map.of("claims", List.of(Map.of("id", "B12", "verdict", "PASS", "tier", "faults"),
+                Map.of("id", "B14[slot dropped]", "verdict", "PASS", "tier", "faults"),
+                Map.of("id", "B14[graceful stop]", "verdict", "PASS", "tier", "faults"))), "baseline.json");
+        String timeout = "timed out: Condition with alias 'progress reaches 30%' didn't complete within 2 minutes";
+        String npe = "threw NullPointerException at SlotFaultIT.b14SlotDropped(SlotFaultIT.java:120): Cannot invoke \"Object.equals(Object)\"";
+        Map<String, Object> run = Map.of("claims", List.of(
+                Map.of("id", "B12", "verdict", "FAIL", "reason", timeout, "failures", List.of(timeout)),
+                Map.of("id", "B14[slot dropped]", "verdict", "FAIL", "reason", npe, "failures", List.of(npe)),
+                Map.of("id", "B14[graceful stop]", "verdict", "FAIL", "reason", timeout,
+                        "failures", List.of(timeout, "orders_lost = 3, expected 0 (every order written while stopped)"))));
+
+        MutantJudge.Judged judged = MutantJudge.judge(run, baseline, Set.of(), false);
+
+        assertThat(judged.kills()).as("a check fired beside the timeout").containsOnlyKeys("B14[graceful stop]");
+        assertThat(judged.notCounted()).containsOnlyKeys("B12", "B14[slot dropped]");
+        assertThat(judged.notCounted().get("B12")).startsWith(MutantJudge.CAUGHT_ONLY + "B12: PASS in the baseline, FAIL now (timed out:");
+        assertThat(judged.failures().get("B14[graceful stop]")).hasSize(2);
+        MutantRun.Build build = new MutantRun.Build("SlotFaultIT", 1, 60, Path.of("b.log"), Map.of(), List.of(), 3,
+                judged.notCounted(), Map.of(), judged.failures());
+        assertThat(build.killed()).isFalse();
+        assertThat(build.caught()).isTrue();
+        assertThat(MutantJudge.credit("B6", List.of("Condition with alias 'every order visible' didn't complete within 26 seconds")))
+                .as("a timeout of an older report").isNull();
     }
 }

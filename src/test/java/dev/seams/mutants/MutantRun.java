@@ -79,18 +79,30 @@ public final class MutantRun {
      * @param unitFailures unit tests that failed ({@code Class#method})
      * @param entries      how many report entries the build produced
      * @param notCounted   red entries that are no kill: entry id → why (ENVIRONMENT, red in the control too, timed out)
-     * @param credits      each killer → the check its kill is credited to ({@link #credit})
+     * @param credits      each killer → the check its kill is credited to ({@link MutantJudge#credit})
+     * @param failures     every red entry → all its failure lines
      */
     public record Build(String selector, int exit, double seconds, Path log, Map<String, String> killers,
-                        List<String> unitFailures, int entries, Map<String, String> notCounted, Map<String, String> credits) {
+                        List<String> unitFailures, int entries, Map<String, String> notCounted, Map<String, String> credits,
+                        Map<String, List<String>> failures) {
 
         public Build(String selector, int exit, double seconds, Path log, Map<String, String> killers, List<String> unitFailures,
                      int entries) {
             this(selector, exit, seconds, log, killers, unitFailures, entries, Map.of(), Map.of());
         }
 
+        public Build(String selector, int exit, double seconds, Path log, Map<String, String> killers, List<String> unitFailures,
+                     int entries, Map<String, String> notCounted, Map<String, String> credits) {
+            this(selector, exit, seconds, log, killers, unitFailures, entries, notCounted, credits, Map.of());
+        }
+
         boolean killed() {
             return exit > 0 && !killers.isEmpty();
+        }
+
+        /** @return whether an entry turned red only by a timeout or a crash, no check firing ({@link MutantJudge#CAUGHT_ONLY}) */
+        boolean caught() {
+            return exit > 0 && notCounted.values().stream().anyMatch(v -> v.startsWith(MutantJudge.CAUGHT_ONLY));
         }
     }
 
@@ -98,8 +110,9 @@ public final class MutantRun {
      * A mutant's outcome.
      *
      * @param mutant   the mutant
-     * @param verdict  {@code KILLED}, {@code SURVIVED} (every build green, or red only through unit tests) or
-     *                 {@code ERROR} (the patch does not apply, the copy does not build, a build timed out without a kill)
+     * @param verdict  {@code KILLED}, {@code CAUGHT} (red only by a timeout or a crash inside a claim, no check fired),
+     *                 {@code SURVIVED} (every build green, or red only through unit tests) or {@code ERROR} (the patch does
+     *                 not apply, the copy does not build, a build timed out without a kill)
      * @param killedBy the build that killed it: {@code expected claims} or {@code rest of the tier}; empty if not killed
      * @param detail   why, for ERROR and SURVIVED
      * @param builds   every build, in order
@@ -171,7 +184,8 @@ public final class MutantRun {
             return new Result(mutant, "ERROR", "", error, builds, seconds(t0));
         }
         if (!settings.widen()) {
-            return new Result(mutant, "SURVIVED", "", "its expected claims passed; the rest of the tier was not run", builds, seconds(t0));
+            return expected.caught() ? caught(mutant, builds, t0) : new Result(mutant, "SURVIVED", "",
+                    "its expected claims passed; the rest of the tier was not run", builds, seconds(t0));
         }
         Build rest = build(mutant.id(), mutant.tier(), settings, tree, dir, null, 2, true, controls.red(mutant.tier(), true));
         builds.add(rest);
@@ -183,8 +197,16 @@ public final class MutantRun {
             return new Result(mutant, "KILLED", "rest of the tier", "", builds, seconds(t0));
         }
         error = error(rest, controls.broken(mutant.tier(), true));
+        if (error == null && builds.stream().anyMatch(Build::caught)) {
+            return caught(mutant, builds, t0);
+        }
         return new Result(mutant, error != null ? "ERROR" : "SURVIVED", "", error != null ? error
                 : "every claim of the " + mutant.tier() + " tier passed on it (exit " + rest.exit() + ")", builds, seconds(t0));
+    }
+
+    private static Result caught(Mutant mutant, List<Build> builds, long t0) {
+        return new Result(mutant, "CAUGHT", "", "red only by a timeout or a crash inside a claim, no check fired: strengthen "
+                + "the claim so that a check names what differs", builds, seconds(t0));
     }
 
     /**
@@ -217,57 +239,6 @@ public final class MutantRun {
             return "the stand did not start or failed (ENVIRONMENT is never a kill): " + String.join("; ", environment);
         }
         return null;
-    }
-
-    /**
-     * @param entry    the entry that turned red
-     * @param failures its failures (every missed expectation, anomaly and what the test threw), or its reason alone
-     * @return the check its kill is credited to: the entry itself when any failure is its own check, else (every
-     *     failure is the shared settle's, {@link Pipeline#isSettleFailure}) {@link #SETTLE_PRECONDITION}
-     */
-    public static String credit(String entry, List<String> failures) {
-        return !failures.isEmpty() && failures.stream().allMatch(Pipeline::isSettleFailure) ? SETTLE_PRECONDITION : entry;
-    }
-
-    /**
-     * Judges one build's report (issue 36 §1).
-     *
-     * @param report     the build's {@code guarantees.json}
-     * @param gate       the baseline
-     * @param controlRed the entries red in the control build
-     * @param timedOut   whether the build was killed at its bound (then nothing counts)
-     * @return [0] the kills: entry id → line; [1] the red entries that are no kill: entry id → why; [2] each kill → the
-     *     check it is credited to ({@link #credit})
-     */
-    @SuppressWarnings("unchecked")
-    static List<Map<String, String>> judge(Map<String, Object> report, Gate gate, Set<String> controlRed, boolean timedOut) {
-        Map<String, String> red = new LinkedHashMap<>();
-        Map<String, Map<String, Object>> byId = new LinkedHashMap<>();
-        List<Map<String, Object>> claims = (List<Map<String, Object>>) report.getOrDefault("claims", List.of());
-        claims.forEach(e -> byId.put(String.valueOf(e.get("id")), e));
-        gate.regressions(report).forEach(r -> red.put(r.id(), r.line()));
-        claims.stream().filter(e -> Verdict.FAIL.name().equals(e.get("verdict")))
-                .forEach(e -> red.putIfAbsent(String.valueOf(e.get("id")), e.get("id") + ": FAIL (" + e.getOrDefault("reason", "") + ")"));
-        Map<String, String> kills = new LinkedHashMap<>();
-        Map<String, String> notCounted = new LinkedHashMap<>();
-        Map<String, String> credits = new LinkedHashMap<>();
-        red.forEach((id, line) -> {
-            // a part the run did not produce (MISSING) is judged by its claim entry: its ENVIRONMENT, its failures
-            Map<String, Object> entry = byId.getOrDefault(id, byId.getOrDefault(String.valueOf(gate.parentOf(id)), Map.of()));
-            if (timedOut) {
-                notCounted.put(id, "the build timed out: " + line);
-            } else if (Verdict.ENVIRONMENT.name().equals(entry.get("verdict"))) {
-                notCounted.put(id, Verdict.ENVIRONMENT.name() + ": " + line);
-            } else if (controlRed.contains(id)) {
-                notCounted.put(id, "red in the unmutated control build too: " + line);
-            } else {
-                kills.put(id, line);
-                List<String> failures = (List<String>) entry.getOrDefault("failures",
-                        entry.get("reason") == null ? List.of() : List.of(String.valueOf(entry.get("reason"))));
-                credits.put(id, credit(id, failures));
-            }
-        });
-        return List.of(kills, notCounted, credits);
     }
 
     /**
@@ -316,11 +287,12 @@ public final class MutantRun {
         Path report = tree.resolve(selector == null ? "reports/guarantees.json" : "target/partial-report/guarantees.json");
         Map<String, Object> json = ReportWriter.read(report);
         Gate gate = Gate.of(ReportWriter.read(settings.baseline()), settings.baseline().toString());
-        List<Map<String, String>> judged = judge(json, gate, controlRed, c.exit() == -1);
+        MutantJudge.Judged judged = MutantJudge.judge(json, gate, controlRed, c.exit() == -1);
         @SuppressWarnings("unchecked")
         int entries = ((List<Object>) json.getOrDefault("claims", List.of())).size();
-        return new Build(selector == null ? "(whole tier)" : selector, c.exit(), seconds(t0), log, judged.get(0),
-                SurefireResults.failures(tree.resolve("target/surefire-reports")), entries, judged.get(1), judged.get(2));
+        return new Build(selector == null ? "(whole tier)" : selector, c.exit(), seconds(t0), log, judged.kills(),
+                SurefireResults.failures(tree.resolve("target/surefire-reports")), entries, judged.notCounted(), judged.credits(),
+                judged.failures());
     }
 
     /** Copies pom.xml, src/, containers/ and docs/ (no build output, not the mutation tier) into an emptied {@code to}. */

@@ -56,7 +56,7 @@ final class MutantsReport {
         json.put("seconds", Math.round(seconds * 10) / 10.0);
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("mutants", results.size());
-        for (String v : List.of("KILLED", "SURVIVED", "ERROR")) {
+        for (String v : List.of("KILLED", "CAUGHT", "SURVIVED", "ERROR")) {
             summary.put(v.toLowerCase(), results.stream().filter(r -> r.verdict().equals(v)).count());
         }
         for (String tier : Mutant.TIERS) {
@@ -97,7 +97,12 @@ final class MutantsReport {
             r.builds().stream().filter(MutantRun.Build::killed).forEach(b -> b.killers().forEach(killers::putIfAbsent));
             one.put("killers", killers);
             one.put("credited", r.credits());
+            one.put("caught_only_by_timeout_or_crash", r.notCounted().entrySet().stream()
+                    .filter(e -> e.getValue().startsWith(MutantJudge.CAUGHT_ONLY)).map(Map.Entry::getKey).toList());
             one.put("not_counted", r.notCounted());
+            Map<String, List<String>> failures = new LinkedHashMap<>();   // every failure of every red entry, not the first
+            r.builds().forEach(b -> b.failures().forEach(failures::putIfAbsent));
+            one.put("failures", failures);
             one.put("unit_tests_failed", r.unitFailures());
             one.put("detail", r.detail());
             one.put("seconds", r.seconds());
@@ -158,8 +163,10 @@ final class MutantsReport {
                 .append("user's CI would (`mvn verify` of its tier), gated against the baseline report `").append(baseline.get("report"))
                 .append("` (commit ").append(baseline.get("commit")).append(baseline.get("same_source").equals(Boolean.TRUE)
                         ? ", produced from this same source" : ", produced from another source").append("): **killed** means the build ")
-                .append("went red because a claim entry FAILed or an entry that PASSed in the baseline no longer PASSes, and the ")
-                .append("same entry is not red in the unmutated control (listed below). An ENVIRONMENT entry (the ")
+                .append("went red because a check of a claim entry fired (a missed expectation, an anomaly, an assertion; or ")
+                .append("an entry that PASSed in the baseline no longer PASSes for such a reason), and the same entry is not red ")
+                .append("in the unmutated control (listed below). An entry red only by a timeout or an exception inside its claim ")
+                .append("is **caught**, not killed: no check named what differs. An ENVIRONMENT entry (the ")
                 .append("stand did not start or failed) or a build that timed out is never a kill: a mutant with nothing else is ")
                 .append("an ERROR. Each kill is credited to the check that fired: the entry's own, or the shared settle ")
                 .append("precondition named as itself. The claims expected to catch it run first; a survivor runs the rest of ")
@@ -179,8 +186,8 @@ final class MutantsReport {
         if (!controls.isEmpty()) {
             md.append('\n');
         }
-        md.append("| # | mutant | models | tier | verdict | killed by | credited to | unit tests that failed | seconds |\n"
-                + "|---|---|---|---|---|---|---|---|---|\n");
+        md.append("| # | mutant | models | tier | verdict | killed by a check | caught only by a timeout or a crash | credited to "
+                + "| unit tests that failed | seconds |\n|---|---|---|---|---|---|---|---|---|---|\n");
         for (int i = 0; i < mutants.size(); i++) {
             Map<String, Object> m = mutants.get(i);
             List<String> killers = (List<String>) m.get("killer_entries");
@@ -188,6 +195,7 @@ final class MutantsReport {
                     .append(" (").append(m.get("kind")).append(reference(m)).append(") | ").append(m.get("tier")).append(" | **")
                     .append(m.get("verdict")).append("** | ").append(killers.isEmpty() ? cell(m.get("detail"))
                             : cell(String.join(", ", killers)) + " (" + m.get("killed_by_build") + ")")
+                    .append(" | ").append(cell(String.join(", ", (List<String>) m.getOrDefault("caught_only_by_timeout_or_crash", List.of()))))
                     .append(" | ").append(cell(String.join(", ", new LinkedHashSet<>(
                             ((Map<String, String>) m.getOrDefault("credited", Map.of())).values()))))
                     .append(" | ").append(cell(String.join(", ", (List<String>) m.get("unit_tests_failed")))).append(" | ")
@@ -219,6 +227,11 @@ final class MutantsReport {
             }
             ((Map<String, String>) m.getOrDefault("not_counted", Map.of())).forEach((id, why) ->
                     md.append("  - not counted: ").append(cell(why)).append('\n'));
+            ((Map<String, List<String>>) m.getOrDefault("failures", Map.of())).forEach((id, all) -> {
+                if (all.size() > 1) {
+                    md.append("  - every failure of ").append(id).append(": ").append(cell(String.join("; ", all))).append('\n');
+                }
+            });
         }
         return md.toString();
     }

@@ -73,7 +73,7 @@ public final class Verdicts {
             if (hasCause(thrown, FaultNotObservedException.class) || hasCause(thrown, TestAbortedException.class)) {
                 unverified.add(0, message(thrown));
             } else {
-                failures.add(0, message(thrown));
+                failures.add(0, FailureLine.of(thrown));   // a timeout or an exception says so: never taken for a check
             }
         }
         if (!failures.isEmpty()) {

@@ -99,7 +99,28 @@ class VerdictsTest {
         e.check("lag", 0L).isZero("lag at rest");
         Verdicts.Outcome o = Verdicts.decide(e, new IllegalStateException("ds-streams did not start again"));
         assertThat(o.verdict()).isEqualTo(Verdict.FAIL);
-        assertThat(o.reason()).isEqualTo("ds-streams did not start again");
+        assertThat(o.reason()).startsWith("threw IllegalStateException at VerdictsTest.aFailedCleanUpFailsTheClaim(VerdictsTest.java:")
+                .endsWith("): ds-streams did not start again");
+        assertThat(FailureLine.kind(o.reason())).isEqualTo(FailureLine.Kind.EXCEPTION);
+    }
+
+    @Test
+    void aTimeoutOrAnExceptionSaysWhatItIsAndAnAssertionIsACheck() {
+        Verdicts.Outcome timedOut = Verdicts.decide(evidence(), new org.awaitility.core.ConditionTimeoutException(
+                "Condition with alias 'progress reaches 30%' didn't complete within 2 minutes"));
+        Verdicts.Outcome npe = Verdicts.decide(evidence(), new NullPointerException());
+        Verdicts.Outcome asserted = Verdicts.decide(evidence(), new AssertionError("[ds-streams lag] expected 0 but was 3"));
+        Verdicts.Outcome wrapped = Verdicts.decide(evidence(), new IllegalStateException("settle", new java.util.concurrent.TimeoutException("60 s")));
+
+        assertThat(timedOut.reason()).isEqualTo("timed out: Condition with alias 'progress reaches 30%' didn't complete within 2 minutes");
+        assertThat(npe.reason()).startsWith("threw NullPointerException at VerdictsTest.").endsWith(": java.lang.NullPointerException");
+        assertThat(asserted.reason()).isEqualTo("[ds-streams lag] expected 0 but was 3");
+        assertThat(wrapped.reason()).isEqualTo("timed out: 60 s");
+        assertThat(List.of(timedOut, npe, asserted, wrapped)).extracting(o -> FailureLine.kind(o.reason()))
+                .containsExactly(FailureLine.Kind.TIMEOUT, FailureLine.Kind.EXCEPTION, FailureLine.Kind.CHECK, FailureLine.Kind.TIMEOUT);
+        assertThat(FailureLine.kind("Condition with alias 'x' didn't complete within 3 minutes")).as("a line of an older report")
+                .isEqualTo(FailureLine.Kind.TIMEOUT);
+        assertThat(FailureLine.kind("anomaly lost = 7")).isEqualTo(FailureLine.Kind.CHECK);
     }
 
     @Test
