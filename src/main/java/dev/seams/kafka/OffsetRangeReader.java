@@ -48,14 +48,14 @@ public final class OffsetRangeReader {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString());
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        // a range that starts below the log start (retention, deleteRecords; a group that never committed reads from 0)
-        // is read from the log start: the default, latest, would skip the whole range and count nothing behind
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(clientConfig.applyTo(props))) {
             consumer.assign(behind);
-            behind.forEach(tp -> consumer.seek(tp, from.get(tp)));
+            // a range that starts below the log start (retention, deleteRecords) is read from the log start: a seek below
+            // it would reset by the consumer's policy (latest by default: the whole range skipped, nothing counted)
+            Map<TopicPartition, Long> logStart = consumer.beginningOffsets(behind, timeout);
+            behind.forEach(tp -> consumer.seek(tp, Math.max(from.get(tp), logStart.getOrDefault(tp, 0L))));
             long deadline = System.nanoTime() + timeout.toNanos();
             while (behind.stream().anyMatch(tp -> consumer.position(tp) < to.get(tp))) {
                 if (System.nanoTime() > deadline) {

@@ -70,8 +70,8 @@ public final class LagProbe {
 
     /**
      * Describes every partition of each topic the group has committed offsets on: a partition of such a topic it never
-     * committed (one added to the topic, one its members never got) shows committed -1 and its whole log as lag, never
-     * nothing — a monitor reading this table must see it.
+     * committed (one added to the topic, one its members never got) shows committed -1 and its whole log (from its start)
+     * as lag, never nothing — a monitor reading this table must see it.
      *
      * @param group consumer group id
      * @return one entry per partition, ordered by topic and partition; empty if the group has no offsets
@@ -87,7 +87,7 @@ public final class LagProbe {
 
     /**
      * Describes the given partitions of a topic for the group (partitions without committed offsets
-     * show committed = -1 and count the whole log as lag).
+     * show committed = -1 and count the whole log, from its start, as lag).
      *
      * @param group consumer group id
      * @param topic topic
@@ -113,7 +113,7 @@ public final class LagProbe {
         Map<TopicPartition, OffsetAndMetadata> all = get(admin.listConsumerGroupOffsets(group)
                 .partitionsToOffsetAndMetadata());
         List<TopicPartition> partitions = partitions(topic);
-        Map<TopicPartition, Long> logEnd = offsets(partitions, IsolationLevel.READ_UNCOMMITTED);
+        Map<TopicPartition, Long> logEnd = offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_UNCOMMITTED);
         long lag = 0;
         for (TopicPartition tp : partitions) {
             OffsetAndMetadata om = all.get(tp);
@@ -126,24 +126,26 @@ public final class LagProbe {
         if (committed.isEmpty()) {
             return List.of();
         }
-        Map<TopicPartition, Long> logEnd = offsets(committed.keySet(), IsolationLevel.READ_UNCOMMITTED);
-        Map<TopicPartition, Long> lastStable = offsets(committed.keySet(), IsolationLevel.READ_COMMITTED);
-        Map<TopicPartition, Long> read = gapsToRead(committed, logEnd, maxGapRead);
-        return rows(group, committed, logEnd, lastStable, read, countDataRecords(read, logEnd));
+        Map<TopicPartition, Long> logStart = offsets(committed.keySet(), OffsetSpec.earliest(), IsolationLevel.READ_UNCOMMITTED);
+        Map<TopicPartition, Long> logEnd = offsets(committed.keySet(), OffsetSpec.latest(), IsolationLevel.READ_UNCOMMITTED);
+        Map<TopicPartition, Long> lastStable = offsets(committed.keySet(), OffsetSpec.latest(), IsolationLevel.READ_COMMITTED);
+        Map<TopicPartition, Long> read = gapsToRead(committed, logStart, logEnd, maxGapRead);
+        return rows(group, committed, logStart, logEnd, lastStable, read, countDataRecords(read, logEnd));
     }
 
     /**
      * @param committed  partition → the group's committed offset, null where it never committed one
+     * @param logStart   partition → its log start offset
      * @param logEnd     partition → its log end offset
      * @param maxGapRead the largest gap whose records are read
-     * @return partition → the offset its gap is read from (its committed offset; 0, the whole log, where it has none),
-     *     for the partitions whose gap is at most {@code maxGapRead}
+     * @return partition → the offset its gap is read from (its committed offset, or the log start where that is above it
+     *     or the group has none: what is left of the log), for the partitions whose gap is at most {@code maxGapRead}
      */
-    static Map<TopicPartition, Long> gapsToRead(Map<TopicPartition, OffsetAndMetadata> committed, Map<TopicPartition, Long> logEnd,
-                                                long maxGapRead) {
+    static Map<TopicPartition, Long> gapsToRead(Map<TopicPartition, OffsetAndMetadata> committed, Map<TopicPartition, Long> logStart,
+                                                Map<TopicPartition, Long> logEnd, long maxGapRead) {
         Map<TopicPartition, Long> read = new HashMap<>();
         committed.forEach((tp, om) -> {
-            long from = om == null ? 0L : om.offset();
+            long from = Math.max(om == null ? 0L : om.offset(), logStart.getOrDefault(tp, 0L));
             if (logEnd.get(tp) - from <= maxGapRead) {
                 read.put(tp, from);
             }
@@ -154,7 +156,8 @@ public final class LagProbe {
     /**
      * @param group      the consumer group
      * @param committed  partition → the group's committed offset, null where it never committed one (committed -1: the
-     *                   whole log counts as behind)
+     *                   whole log, from its start, counts as behind)
+     * @param logStart   partition → its log start offset
      * @param logEnd     partition → its log end offset
      * @param lastStable partition → its last stable offset
      * @param read       the gaps that were read ({@link #gapsToRead})
@@ -162,15 +165,15 @@ public final class LagProbe {
      * @return one row per partition, ordered by topic and partition; {@link PartitionLag#UNKNOWN} data records behind
      *     where the gap was not read
      */
-    static List<PartitionLag> rows(String group, Map<TopicPartition, OffsetAndMetadata> committed, Map<TopicPartition, Long> logEnd,
-                                   Map<TopicPartition, Long> lastStable, Map<TopicPartition, Long> read,
-                                   Map<TopicPartition, Long> dataBehind) {
+    static List<PartitionLag> rows(String group, Map<TopicPartition, OffsetAndMetadata> committed, Map<TopicPartition, Long> logStart,
+                                   Map<TopicPartition, Long> logEnd, Map<TopicPartition, Long> lastStable,
+                                   Map<TopicPartition, Long> read, Map<TopicPartition, Long> dataBehind) {
         List<PartitionLag> result = new ArrayList<>();
         for (TopicPartition tp : committed.keySet()) {
             OffsetAndMetadata om = committed.get(tp);
             long behind = read.containsKey(tp) ? dataBehind.getOrDefault(tp, 0L) : PartitionLag.UNKNOWN;
             result.add(new PartitionLag(group, tp.topic(), tp.partition(), om == null ? -1 : om.offset(),
-                    logEnd.get(tp), lastStable.get(tp), behind));
+                    logEnd.get(tp), lastStable.get(tp), behind, logStart.getOrDefault(tp, 0L)));
         }
         result.sort(Comparator.comparing(PartitionLag::topic).thenComparingInt(PartitionLag::partition));
         return result;
@@ -181,9 +184,9 @@ public final class LagProbe {
                 .map(p -> new TopicPartition(topic, p.partition())).toList();
     }
 
-    private Map<TopicPartition, Long> offsets(java.util.Collection<TopicPartition> partitions, IsolationLevel isolation) {
+    private Map<TopicPartition, Long> offsets(java.util.Collection<TopicPartition> partitions, OffsetSpec spec, IsolationLevel isolation) {
         Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-        partitions.forEach(tp -> request.put(tp, OffsetSpec.latest()));
+        partitions.forEach(tp -> request.put(tp, spec));
         Map<TopicPartition, ListOffsetsResultInfo> info =
                 get(admin.listOffsets(request, new ListOffsetsOptions(isolation)).all());
         Map<TopicPartition, Long> result = new HashMap<>();

@@ -11,22 +11,35 @@ package dev.seams.lag;
  * @param lastStable    last stable offset (what a read_committed consumer may read up to)
  * @param dataRecordsBehind data records (not transaction control markers) at offsets in
  *                      [committed, logEnd), counted by reading them read_uncommitted; {@link #UNKNOWN} where the
- *                      gap was larger than the probe reads
+ *                      gap was larger than the probe reads; read from the log start where it is above the committed offset
+ * @param logStart      log start offset (retention and deleteRecords move it): where a group that never committed starts
  */
 public record PartitionLag(String group, String topic, int partition, long committed, long logEnd,
-                           long lastStable, long dataRecordsBehind) {
+                           long lastStable, long dataRecordsBehind, long logStart) {
 
     /** {@link #dataRecordsBehind()} of a gap that was not read. */
     public static final long UNKNOWN = -1;
 
-    /** @return log end offset − committed offset: the lag kafka-consumer-groups shows */
-    public long lag() {
-        return logEnd - Math.max(committed, 0);
+    /** A partition whose log starts at offset 0. */
+    public PartitionLag(String group, String topic, int partition, long committed, long logEnd, long lastStable, long dataRecordsBehind) {
+        this(group, topic, partition, committed, logEnd, lastStable, dataRecordsBehind, 0);
     }
 
-    /** @return last stable offset − committed offset: what a read_committed consumer can still read */
+    /**
+     * @return log end offset − committed offset: the lag kafka-consumer-groups shows; where the group never committed,
+     *     log end offset − log start offset: the whole log, as much as is in it
+     */
+    public long lag() {
+        return logEnd - from();
+    }
+
+    /** @return last stable offset − committed offset (or log start): what a read_committed consumer can still read */
     public long lagToLastStable() {
-        return lastStable - Math.max(committed, 0);
+        return lastStable - from();
+    }
+
+    private long from() {
+        return committed >= 0 ? committed : logStart;
     }
 
     /**

@@ -29,8 +29,9 @@ public final class FailureLine {
     /**
      * @param thrown what a claim test threw (not a {@link NotApplicableException}, {@link EnvironmentException} or
      *               {@link FaultNotObservedException}: those are verdicts of their own)
-     * @return its failure line: an assertion's message as it is; a timeout (any {@code *TimeoutException} in its cause
-     *     chain, e.g. Awaitility's) as {@code timed out: <message>}; anything else as
+     * @return its failure line: a timeout (any {@code *TimeoutException} in its cause chain, e.g. Awaitility's, also one
+     *     that ran out on an assertion) as {@code timed out: <message>}; an assertion (in the cause chain: a future or an
+     *     executor may wrap it) as its message; anything else as
      *     {@code threw <Type> at <where>: <message>}
      */
     public static String of(Throwable thrown) {
@@ -39,8 +40,10 @@ public final class FailureLine {
                 return TIMED_OUT + message(c);
             }
         }
-        if (thrown instanceof AssertionError) {
-            return message(thrown);
+        for (Throwable c = thrown; c != null; c = c.getCause()) {   // also one a future or an executor wrapped
+            if (c instanceof AssertionError) {
+                return message(c);
+            }
         }
         return THREW + thrown.getClass().getSimpleName() + " at " + where(thrown) + ": " + message(thrown);
     }

@@ -174,6 +174,10 @@ public final class Gate {
             if (!Files.isRegularFile(path)) {
                 throw new IllegalStateException("-D" + PROPERTY + "=" + file + ": no such baseline report");
             }
+            if (ownReport(path)) {   // a later JVM of the same build (-Pfaults' cluster execution) would read what the run wrote
+                throw new IllegalStateException("-D" + PROPERTY + "=" + file + " is the report this run rewrites: gate against a "
+                        + "copy (cp " + file + " /tmp/baseline.json; README \"The regression gate\")");
+            }
             Map<String, Object> report = ReportWriter.read(path);
             if (!report.containsKey("claims")) {
                 throw new IllegalStateException("-D" + PROPERTY + "=" + file + " is not a guarantees.json report");
@@ -183,7 +187,7 @@ public final class Gate {
             if (!sink.equals(baselineSink)) {   // a regression is judged against the same sink; docs/sinks.md compares sinks
                 throw new IllegalStateException("-D" + PROPERTY + "=" + file + " is a report of the sink " + baselineSink
                         + ", this run's sink under test is " + sink + " (-D" + SinkUnderTest.PROPERTY + "): gate it against a "
-                        + "report of the same sink, e.g. reports/sinks/" + sink + "/guarantees.json (docs/sinks.md)");
+                        + "report of the same sink, e.g. a copy of reports/sinks/" + sink + "/guarantees.json (docs/sinks.md)");
             }
             try {   // a waiver older than the committed report's last change served that change and has lapsed
                 Path root = Project.root();
@@ -196,6 +200,16 @@ public final class Gate {
             configured = gate;
         }
         return gate;
+    }
+
+    /** @return whether {@code baseline} is the report file this run writes ({@link ReportWriter#runDir}) */
+    static boolean ownReport(Path baseline) {
+        try {
+            Path own = ReportWriter.runDir().resolve("guarantees.json");
+            return Files.exists(own) && Files.isSameFile(baseline, own);
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /**
@@ -307,8 +321,8 @@ public final class Gate {
      * @param owedPasses      the baseline's PASS entries it owed: of its tier when whole, else of those it ran
      * @param passingNow      how many of those PASS now
      * @param regressions     every regression, MISSING included when whole
-     * @param shortfall       when whole and fewer entries than the baseline's: which of the baseline's it lacks that no
-     *                        regression names already (an entry that did not PASS there); else null
+     * @param shortfall       when whole: the baseline's entries of its tier it lacks that no regression names already
+     *                        (an entry that did not PASS there, e.g. UNVERIFIED), whatever the counts; else null
      * @param waivers         the waivers in force, each listed with its reason and commit
      */
     public record Comparison(String tier, boolean whole, long produced, long baselineEntries, long owedPasses, long passingNow,
@@ -377,9 +391,9 @@ public final class Gate {
         Set<String> named = new HashSet<>();   // a PASS that vanished is already a MISSING regression: named once
         regressions.forEach(r -> named.add(r.id()));
         lacking.removeIf(named::contains);
-        String shortfall = whole && now.size() < baselineEntries && !lacking.isEmpty()
+        String shortfall = whole && !lacking.isEmpty()   // a new entry never makes up for one that vanished
                 ? "the " + tier + " tier: " + baselineEntries + " entries in the baseline, " + now.size()
-                        + " now (not produced, or NOT_RUN, besides any MISSING above: " + String.join(", ", lacking) + ")"
+                        + " now; vanished (not produced, or NOT_RUN), besides any MISSING above: " + String.join(", ", lacking)
                 : null;
         return new Comparison(tier, whole, now.size(), baselineEntries, owed.size(),
                 owed.stream().filter(id -> PASS.equals(now.get(id))).count(), regressions, shortfall, List.copyOf(waived.values()));

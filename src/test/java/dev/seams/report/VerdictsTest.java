@@ -116,6 +116,8 @@ class VerdictsTest {
         assertThat(npe.reason()).startsWith("threw NullPointerException at VerdictsTest.").endsWith(": java.lang.NullPointerException");
         assertThat(asserted.reason()).isEqualTo("[ds-streams lag] expected 0 but was 3");
         assertThat(wrapped.reason()).isEqualTo("timed out: 60 s");
+        assertThat(Verdicts.decide(evidence(), new java.util.concurrent.ExecutionException(new AssertionError("lag 3, expected 0")))
+                .reason()).as("an assertion a future wrapped is a check").isEqualTo("lag 3, expected 0");
         assertThat(List.of(timedOut, npe, asserted, wrapped)).extracting(o -> FailureLine.kind(o.reason()))
                 .containsExactly(FailureLine.Kind.TIMEOUT, FailureLine.Kind.EXCEPTION, FailureLine.Kind.CHECK, FailureLine.Kind.TIMEOUT);
         assertThat(FailureLine.kind("Condition with alias 'x' didn't complete within 3 minutes")).as("a line of an older report")

@@ -22,8 +22,11 @@ import java.util.regex.Pattern;
  */
 final class Waivers {
 
-    /** A blame line: the commit (a leading {@code ^} marks the boundary commit), the line number, the line. */
-    private static final Pattern BLAME = Pattern.compile("^\\^?([0-9a-f]{40}) +\\d+\\) (.*)$");
+    /**
+     * A blame line: the commit (a boundary commit — the root, or the last of a shallow clone — is {@code ^} and 39
+     * digits), the line number, the line.
+     */
+    private static final Pattern BLAME = Pattern.compile("^(\\^[0-9a-f]{39}|[0-9a-f]{40}) +\\d+\\) (.*)$");
     private static final String UNCOMMITTED = "0".repeat(40);
 
     private Waivers() {
@@ -63,7 +66,9 @@ final class Waivers {
     static Map<String, String> parse(Path file) throws IOException {
         Map<String, String> waivers = new LinkedHashMap<>();
         for (String[] cols : rows(file, 2, "a waiver names the entry and its reason")) {
-            waivers.put(cols[0], cols[1]);
+            if (waivers.put(cols[0], cols[1]) != null) {
+                throw new IllegalStateException(file + ": " + cols[0] + " is waived twice: one line an entry");
+            }
         }
         return waivers;
     }
@@ -103,12 +108,16 @@ final class Waivers {
             return List.of();
         }
         Map<String, String> addedIn = new HashMap<>();   // entry id → commit
-        Git.Result blame = Git.run(root, "blame", "-l", "-s", "--", path);
+        Git.Result blame = Git.run(root, "-c", "blame.ignoreRevsFile=", "-c", "blame.markIgnoredLines=false",
+                "-c", "blame.markUnblamableLines=false", "blame", "-l", "-s", "--", path);
         if (blame.ok()) {
             for (String line : blame.output().lines().toList()) {
                 Matcher m = BLAME.matcher(line);
-                if (m.matches() && !m.group(2).isBlank() && !m.group(2).startsWith("#")) {
-                    addedIn.put(m.group(2).split("\t", 2)[0].strip(), UNCOMMITTED.equals(m.group(1)) ? null : m.group(1));
+                if (!m.matches()) {   // never taken for a line not committed yet: that one is in force
+                    throw new IllegalStateException("cannot date a line of " + path + " (git blame: " + line + ")");
+                }
+                if (!m.group(2).isBlank() && !m.group(2).startsWith("#")) {
+                    addedIn.put(m.group(2).split("\t", 2)[0].strip(), commit(root, m.group(1)));
                 }
             }
         } else if (tracked(root, path)) {
@@ -117,6 +126,21 @@ final class Waivers {
         List<Waiver> waivers = new ArrayList<>();
         parsed.forEach((id, reason) -> waivers.add(new Waiver(id, reason, addedIn.get(id))));
         return waivers;
+    }
+
+    /** @return the full commit of a blame line's, null for a line not committed */
+    private static String commit(Path root, String blamed) {
+        if (UNCOMMITTED.equals(blamed)) {
+            return null;
+        }
+        if (!blamed.startsWith("^")) {
+            return blamed;
+        }
+        Git.Result full = Git.run(root, "rev-parse", "--verify", blamed.substring(1) + "^{commit}");
+        if (!full.ok()) {
+            throw new IllegalStateException("cannot resolve the boundary commit " + blamed + " of a waiver: " + full.output());
+        }
+        return full.output();
     }
 
     private static boolean tracked(Path root, String path) {

@@ -49,6 +49,22 @@ class WaiversTest {
     }
 
     @Test
+    void aLineOfTheRootCommitIsDatedByItAndALineWaivedTwiceIsRefused() throws Exception {
+        ScratchRepo git = ScratchRepo.init(repo);
+        Files.createDirectories(repo.resolve("reports"));
+        append("G1\ta reason\n");
+        String root = git.commit(FILE, null, "root: the waiver");
+        git.commit(REPORT, "{}", "report");
+
+        List<Waivers.Waiver> waivers = Waivers.read(repo, FILE);
+
+        assertThat(waivers).extracting(Waivers.Waiver::commit).as("git blame marks the root's lines ^ and 39 digits").containsExactly(root);
+        assertThat(Waivers.newerThan(waivers, repo, Waivers.reportChange(repo, REPORT, 0))).isEmpty();
+        append("G1\tanother reason\n");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Waivers.read(repo, FILE)).hasMessageContaining("G1 is waived twice");
+    }
+
+    @Test
     void withoutGitEveryWaiverIsUndatedAndInForce() throws Exception {
         Files.createDirectories(repo.resolve("reports"));
         append("G1\ta reason\n");
