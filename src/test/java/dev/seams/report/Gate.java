@@ -317,7 +317,7 @@ public final class Gate {
      * @param tier            the tier that ran
      * @param whole           whether it ran whole ({@link #missing} applies)
      * @param produced        the entries and parts of that tier it produced, NOT_RUN aside
-     * @param baselineEntries the same count in the baseline (a whole run owes at least as many), the waived aside
+     * @param baselineEntries the same count in the baseline, the waived aside (a whole run owes each of them)
      * @param owedPasses      the baseline's PASS entries it owed: of its tier when whole, else of those it ran
      * @param passingNow      how many of those PASS now
      * @param regressions     every regression, MISSING included when whole

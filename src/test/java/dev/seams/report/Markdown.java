@@ -81,8 +81,7 @@ final class Markdown {
                 .append("claim ids are those of `docs/claims.md`. Each claim's evidence is on its own page (`claims/<id>.md`), ")
                 .append("linked from the summary. Machine-readable twin: `guarantees.json`.\n\n");
         Map<String, Object> gate = (Map<String, Object>) json.get("gate");
-        List<String> stale = beside.stream().filter(SubReports.SubReport::stale).map(b -> "`" + b.name() + "` (" + b.commit()
-                .substring(0, Math.min(7, b.commit().length())) + ")").toList();
+        List<String> stale = beside.stream().filter(SubReports.SubReport::stale).map(SubReports.SubReport::label).toList();
         md.append(overall(claims)).append(gate == null ? "" : waived(gate))
                 .append(stale.isEmpty() ? "" : " Stale beside it (of other src/, containers/, pom.xml): " + String.join(", ", stale) + ".")
                 .append("\n\n");

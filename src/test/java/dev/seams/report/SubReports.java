@@ -34,6 +34,11 @@ final class SubReports {
      */
     record SubReport(String name, String commit, boolean stale, Integer commits, int paths) {
 
+        /** @return e.g. {@code `candidate/guarantees.md` (fa93a29)}: how the index names it */
+        String label() {
+            return "`" + name + "` (" + (commit.length() > 7 ? commit.substring(0, 7) : commit) + ")";
+        }
+
         /** @return e.g. {@code candidate/guarantees.md (fa93a29): 57 commits and 159 paths behind this report's source — stale} */
         String line() {
             String distance;
@@ -46,7 +51,7 @@ final class SubReports {
                 distance = n + " commit" + (n == 1 ? "" : "s") + (paths < 0 ? "" : " and " + paths + " path" + (paths == 1 ? "" : "s")
                         + " of src/, containers/, pom.xml") + (commits > 0 ? " behind" : " after") + " this report's source";
             }
-            return "`" + name + "` (" + (commit.length() > 7 ? commit.substring(0, 7) : commit) + "): " + distance
+            return label() + ": " + distance
                     + (stale ? " — **stale**" : ", same src/, containers/, pom.xml");
         }
     }
