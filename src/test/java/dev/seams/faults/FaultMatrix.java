@@ -332,19 +332,25 @@ public final class FaultMatrix {
     }
 
     /**
-     * Waits until the sink under test (every group of it) and the orders sink read every data record of their topics; fails at once, with the orders
-     * sink's stop or summary, if that sink (this thread's {@code ordersRun}) ended first: it cannot catch up any more.
+     * Waits until the sink under test (every group of it) and the orders sink read every data record of their topics;
+     * fails at once if either ended first, as it cannot catch up any more: with the orders sink's (this thread's {@code
+     * ordersRun}) stop or summary, or with how the sink under test's process exited ({@link RunningSink#exited}).
      *
-     * @throws IllegalStateException if the orders sink ended before it caught up
+     * @throws IllegalStateException if a sink ended before it caught up
      * @throws org.awaitility.core.ConditionTimeoutException if they did not catch up within {@link #RECOVERY_WAIT}
      */
     private static void awaitSinksWroteEverything(Topics topics, RunningSink sink, CompletableFuture<SinkSummary> ordersRun) {
         try {
             await("the sinks wrote everything").atMost(RECOVERY_WAIT).pollInterval(Duration.ofMillis(250)).ignoreExceptions()
-                    .failFast("the orders sink (group " + ORDERS_GROUP + ") ended", ordersRun::isDone)
+                    .failFast("a sink ended", () -> ordersRun.isDone() || sink.exited().isPresent())
                     .until(() -> sink.groups().stream().allMatch(g -> topics.caughtUp(g, RunNames.CUSTOMER_TOTALS))
                             && topics.caughtUp(ORDERS_GROUP, RunNames.ORDERS_EVENTS));
         } catch (org.awaitility.core.TerminalFailureException ended) {
+            java.util.Optional<String> exited = sink.exited();
+            if (exited.isPresent()) {
+                throw new IllegalStateException("the sink under test (" + sink.name() + ") " + exited.get()
+                        + " before it caught up with " + RunNames.CUSTOMER_TOTALS, ended);
+            }
             String outcome = ordersRun.handle((summary, error) -> error == null ? "summary " + summary.line()
                     : String.valueOf(error instanceof java.util.concurrent.CompletionException && error.getCause() != null
                             ? error.getCause() : error)).join();

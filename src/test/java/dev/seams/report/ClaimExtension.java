@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.junit.jupiter.api.TestTemplate;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.junit.platform.commons.support.AnnotationSupport;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -26,7 +28,8 @@ import org.opentest4j.TestAbortedException;
  * container of a stand the run does not control) has nothing to clean up; ENVIRONMENT fails it. Against a baseline ({@link Gate}, {@code -Dseams.gate}) every entry or part
  * that PASSed there and does not PASS now fails the test, whatever its verdict: a proof that vanished turns
  * the build red (issue 21). With {@code -D}{@value #FAIL_FAST}{@code =true} (the mutation tier's builds) the claims after
- * the first one that turned red are not run: the build is red from then on.
+ * the first one that turned red are not run: the build is red from then on. A tier out of time ({@link TierClock}) starts
+ * no more claims: each is NOT_RUN with the reason.
  */
 public final class ClaimExtension implements BeforeEachCallback, ParameterResolver, TestExecutionExceptionHandler,
         LifecycleMethodExecutionExceptionHandler, AfterEachCallback, ExecutionCondition {
@@ -43,12 +46,40 @@ public final class ClaimExtension implements BeforeEachCallback, ParameterResolv
         firstRed = null;
     }
 
+    /**
+     * Disables every claim after the first red one under {@value #FAIL_FAST}, and every claim the tier has no time left
+     * for ({@link TierClock}): such a claim is recorded NOT_RUN with the reason. A parameterized claim is judged per
+     * invocation, where its entry id is known.
+     */
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
         String red = firstRed;
-        return red != null && Boolean.getBoolean(FAIL_FAST) && context.getTestMethod().isPresent()
-                ? ConditionEvaluationResult.disabled("not run: " + red + " turned red first (-D" + FAIL_FAST + "=true)")
-                : ConditionEvaluationResult.enabled("");
+        if (context.getTestMethod().isEmpty()) {
+            return ConditionEvaluationResult.enabled("");
+        }
+        if (red != null && Boolean.getBoolean(FAIL_FAST)) {
+            return ConditionEvaluationResult.disabled("not run: " + red + " turned red first (-D" + FAIL_FAST + "=true)");
+        }
+        Method method = context.getRequiredTestMethod();
+        Claim claim = method.getAnnotation(Claim.class);
+        boolean template = AnnotationSupport.isAnnotated(method, TestTemplate.class)
+                && context.getParent().flatMap(ExtensionContext::getTestMethod).isEmpty();
+        if (claim == null || template) {
+            return ConditionEvaluationResult.enabled("");
+        }
+        String id = claim.id() + suffix(claim, context);
+        Optional<String> cut = TierClock.jvm().cut(id);
+        if (cut.isEmpty()) {
+            return ConditionEvaluationResult.enabled("");
+        }
+        ClaimEvidence notRun = new ClaimEvidence(id, claim.title(), test(context), List.of(claim.exercises()));
+        Evidence.register(notRun);
+        notRun.finish(new Verdicts.Outcome(Verdict.NOT_RUN, cut.get(), List.of()));
+        return ConditionEvaluationResult.disabled("NOT_RUN: " + cut.get());
+    }
+
+    private static String test(ExtensionContext context) {
+        return context.getRequiredTestClass().getSimpleName() + "#" + context.getRequiredTestMethod().getName();
     }
 
     @Override
@@ -56,9 +87,9 @@ public final class ClaimExtension implements BeforeEachCallback, ParameterResolv
         Method method = context.getRequiredTestMethod();
         Claim claim = method.getAnnotation(Claim.class);
         String id = claim.id() + suffix(claim, context);
-        String test = context.getRequiredTestClass().getSimpleName() + "#" + method.getName();
-        ClaimEvidence evidence = new ClaimEvidence(id, claim.title(), test, List.of(claim.exercises()));
+        ClaimEvidence evidence = new ClaimEvidence(id, claim.title(), test(context), List.of(claim.exercises()));
         Evidence.register(evidence);
+        TierClock.jvm().started(id);
         context.getStore(NAMESPACE).put(KEY, evidence);
     }
 

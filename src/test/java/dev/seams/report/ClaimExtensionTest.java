@@ -160,6 +160,29 @@ class ClaimExtensionTest {
         }
     }
 
+    @Test
+    void aTierOutOfTimeStartsNoClaimAndRecordsEachNotRunWithTheReason() {
+        java.util.concurrent.atomic.AtomicLong now = new java.util.concurrent.atomic.AtomicLong();
+        TierClock clock = new TierClock(now::get, 10, 0);
+        clock.started("an earlier claim");
+        now.set(11_000_000_000L);
+        TierClock.use(clock);
+        try {
+            Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(Samples.class)).execute().testEvents();
+            assertThat(events.started().count()).as("no claim starts").isZero();
+            assertThat(events.skipped().count()).as("G1, G2, G13, G11, B8 and G3's two invocations").isEqualTo(7);
+        } finally {
+            TierClock.use(new TierClock(System::nanoTime, 0, 0));
+        }
+        Map<String, ClaimEvidence> claims = Evidence.claims().stream().filter(c -> c.test().startsWith("Samples#"))
+                .filter(c -> c.outcome() != null && c.outcome().verdict() == Verdict.NOT_RUN && c.outcome().reason().contains("10 s"))
+                .collect(Collectors.toMap(ClaimEvidence::id, c -> c, (a, b) -> b));
+        assertThat(claims).containsKeys("G1", "G2", "B8", "G3[n=51]", "G3[n=400]");
+        assertThat(claims.get("G1").outcome().reason()).isEqualTo("the tier's claims ran out of their 10 s (-D"
+                + TierClock.BUDGET_PROPERTY + ")");
+        assertThat(clock.stop().orElseThrow().get("not_run")).asList().hasSize(7);
+    }
+
     private static Map<String, ClaimEvidence> run(Class<?> samples) {
         Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(samples)).execute().testEvents();
         assertThat(events.started().count()).isPositive();

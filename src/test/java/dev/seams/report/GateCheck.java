@@ -92,6 +92,59 @@ final class GateCheck {
     }
 
     /**
+     * Writes {@code target/gate/<tier>.stopped}: the tier's claims stopped before their end ({@link TierClock}), which
+     * the gate execution fails on, gated or not.
+     *
+     * @param root the project root
+     * @param tier the tier
+     * @param stop the report's {@code stopped} section of the run ({@link TierClock#stop})
+     * @throws UncheckedIOException if the file cannot be written
+     */
+    static void writeStop(Path root, String tier, Map<String, Object> stop) {
+        try {
+            Files.createDirectories(dir(root));
+            Files.writeString(dir(root).resolve(tier + ".stopped"), stopLine(tier, stop) + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the tier's stop to " + dir(root), e);
+        }
+    }
+
+    /**
+     * @param tier the tier
+     * @param stop its run's {@code stopped} section ({@code reason}, {@code not_run})
+     * @return one line: the tier stopped before its end, why, and how many claims it did not start
+     */
+    static String stopLine(String tier, Map<String, Object> stop) {
+        List<?> notRun = (List<?>) stop.getOrDefault("not_run", List.of());
+        return "the " + tier + " tier stopped before its end: " + stop.get("reason") + "; " + notRun.size()
+                + (notRun.size() == 1 ? " claim" : " claims") + " not started (NOT_RUN)";
+    }
+
+    /**
+     * @param root  the project root
+     * @param since the start of the build: files written before it are of another build and ignored
+     * @return the line of every tier of this build that stopped before its end ({@link #writeStop})
+     * @throws UncheckedIOException if the folder cannot be read
+     */
+    static List<String> stops(Path root, Instant since) {
+        Path dir = dir(root);
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            List<String> stops = new ArrayList<>();
+            for (Path file : files.filter(f -> f.toString().endsWith(".stopped")).sorted().toList()) {
+                if (!Files.getLastModifiedTime(file).toInstant().isBefore(since)) {
+                    stops.add(Files.readString(file).strip());
+                }
+            }
+            return stops;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the tiers' stops in " + dir, e);
+        }
+    }
+
+    /**
      * @param root  the project root
      * @param since the start of the build: files written before it are of another build and ignored
      * @return the verdicts of the tier runs of this build, by tier name

@@ -52,4 +52,16 @@ class GateCheckFilesTest {
         assertThat(GateCheck.failures(verdicts, List.of("default"))).containsExactly("the default tier against b.json (commit "
                 + "2af64c2): the default tier: 74 entries in the baseline, 73 now (not produced, or NOT_RUN, besides any MISSING above: G6[x])");
     }
+
+    @Test
+    void aTierThatStoppedInThisBuildIsReadAndOneOfAnEarlierBuildIsNot() throws Exception {
+        GateCheck.writeStop(root, "faults", Map.of("reason", "old", "not_run", List.of("B5")));
+        java.nio.file.Files.setLastModifiedTime(GateCheck.dir(root).resolve("faults.stopped"),
+                java.nio.file.attribute.FileTime.from(Instant.parse("2026-12-03T05:00:00Z")));
+        GateCheck.writeStop(root, "default", Map.of("reason", "the tier's claims ran out of their 900 s", "not_run", List.of("B9", "G12")));
+
+        assertThat(GateCheck.stops(root, Instant.parse("2026-12-03T06:00:00Z"))).containsExactly("the default tier stopped "
+                + "before its end: the tier's claims ran out of their 900 s; 2 claims not started (NOT_RUN)");
+        assertThat(GateCheck.read(root, Instant.parse("2026-12-03T06:00:00Z"))).as("a stop is no gate verdict").isEmpty();
+    }
 }

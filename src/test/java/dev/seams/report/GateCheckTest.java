@@ -18,6 +18,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * claim test can fail by itself; a tier with fewer entries than the baseline's; and, in a whole gated build, a tier
  * of its profile ({@code seams.gate.tiers}) that left no verdict at all — its selector matched no claim test. Runs only in
  * that execution ({@code seams.gate.check=true}, tag {@code gate-check}); skipped when the build owed no gated tier.
+ * Gated or not, a tier whose claims stopped before their end ({@link TierClock}) fails it.
  */
 @Tag("gate-check")
 @EnabledIfSystemProperty(named = "seams.gate.check", matches = "true")
@@ -36,6 +37,14 @@ class GateCheckTest {
         assertThat(GateCheck.failures(verdicts, owed)).as("the tiers of this build against their baseline: entries that PASSed "
                 + "there and do not PASS now (MISSING: not produced, or NOT_RUN; a rename is a MISSING plus a new entry), a "
                 + "tier with fewer entries than there, a tier that left no verdict").isEmpty();
+    }
+
+    @Test
+    void noTierOfThisBuildStoppedBeforeItsEnd() {
+        String start = System.getProperty("seams.build.started", "");
+        Assumptions.assumeTrue(start.matches("\\d{4}-.*Z"), "no build start (seams.build.started): run by the build's gate execution");
+        assertThat(GateCheck.stops(Project.root(), Instant.parse(start))).as("tiers of this build whose claims ran out of "
+                + "time (-D" + TierClock.BUDGET_PROPERTY + ", -D" + TierClock.STALLED_PROPERTY + "): the rest of each is NOT_RUN").isEmpty();
     }
 
     private static boolean set(String property) {

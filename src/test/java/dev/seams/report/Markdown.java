@@ -82,7 +82,7 @@ final class Markdown {
                 .append("linked from the summary. Machine-readable twin: `guarantees.json`.\n\n");
         Map<String, Object> gate = (Map<String, Object>) json.get("gate");
         List<String> stale = beside.stream().filter(SubReports.SubReport::stale).map(SubReports.SubReport::label).toList();
-        md.append(overall(claims)).append(gate == null ? "" : waived(gate))
+        md.append(overall(claims, (List<Map<String, Object>>) json.getOrDefault("runs", List.of()))).append(gate == null ? "" : waived(gate))
                 .append(stale.isEmpty() ? "" : " Stale beside it (of other src/, containers/, pom.xml): " + String.join(", ", stale) + ".")
                 .append("\n\n");
         ProvenanceMarkdown.append(md, json);
@@ -175,6 +175,20 @@ final class Markdown {
      */
     static String overall(List<Map<String, Object>> claims) {
         return overall(claims, Markdown::link);
+    }
+
+    /**
+     * @param runs the report's tier runs: one whose claims stopped before their end ({@link TierClock}) makes the line
+     *             FAIL, whatever the entries say, and is named first
+     * @return the report's one-line verdict, as {@link #overall(List)}
+     */
+    @SuppressWarnings("unchecked")
+    static String overall(List<Map<String, Object>> claims, List<Map<String, Object>> runs) {
+        List<String> stops = runs.stream().filter(r -> r.get("stopped") instanceof Map)
+                .map(r -> GateCheck.stopLine(String.valueOf(r.get("tier")), (Map<String, Object>) r.get("stopped"))).toList();
+        String line = overall(claims);
+        return stops.isEmpty() ? line
+                : "**Overall: FAIL** — " + String.join("; ", stops) + ". " + line.replaceFirst("^\\*\\*Overall: [^*]+\\*\\* — ", "");
     }
 
     /**

@@ -76,6 +76,17 @@ class MarkdownTest {
     }
 
     @Test
+    void aTierThatStoppedBeforeItsEndMakesTheOverallLineFailWhateverItsEntriesSay() {
+        Map<String, Object> stopped = Map.of("claims", List.of(
+                Map.of("id", "B9", "title", "t", "verdict", "NOT_RUN"),
+                Map.of("id", "G1", "title", "t", "verdict", "PASS")),
+                "runs", List.of(Map.of("tier", "default", "suite_seconds", 300.0,
+                        "stopped", Map.of("reason", "the tier's claims ran out of their 900 s", "not_run", List.of("B9")))));
+        assertThat(Markdown.render(stopped)).contains("**Overall: FAIL** — the default tier stopped before its end: the "
+                + "tier's claims ran out of their 900 s; 1 claim not started (NOT_RUN). NOT_RUN 1: [B9](claims/b9.md#b9); 1 of 2 entries PASS.");
+    }
+
+    @Test
     void eachSummaryRowLinksToItsEntrysSectionOnItsClaimsPage() {
         Map<String, String> pages = Markdown.pages(REPORT, Map.of(), Map.of());
         assertThat(pages.keySet()).containsExactly("guarantees.md", "claims/b5.md", "claims/g7.md");

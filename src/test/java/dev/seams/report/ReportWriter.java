@@ -68,14 +68,18 @@ public final class ReportWriter implements LauncherSessionListener {
         }
         boolean partial = partial();
         Path dir = runDir();
+        Map<String, Object> stop = TierClock.jvm().stop().orElse(null);
         Run run = new Run(tier, (System.nanoTime() - openedNanos) / 1e9, Instant.now(), Provenance.of(Project.root()),
-                Gate.configured(), !partial && !Boolean.getBoolean("seams.fail.fast"));
+                Gate.configured(), !partial && !Boolean.getBoolean("seams.fail.fast"), stop);
         Map<String, Object> json = write(dir, Evidence.suiteFacts(), claims, run, ClaimCatalog.load(), !partial);
         if (!partial && !ExternalStand.chosen()) {
             SinksMarkdown.write(Project.root());
         }
         if (run.gate() != null && run.whole()) {
             GateCheck.write(Project.root(), run.tier(), run.finished(), json);
+        }
+        if (stop != null) {
+            GateCheck.writeStop(Project.root(), run.tier(), stop);
         }
     }
 
@@ -118,11 +122,13 @@ public final class ReportWriter implements LauncherSessionListener {
      * @param gate         the baseline it was gated against ({@code -Dseams.gate}), or null
      * @param whole        whether the tier ran whole: not restricted with {@code -Dit.test}, not stopped at its first
      *                     red claim ({@code -Dseams.fail.fast}); only then is a baseline entry it lacks {@link Gate#MISSING}
+     * @param stop         why its claims stopped before their end and what they left ({@link TierClock#stop}), or null
      */
-    record Run(String tier, double suiteSeconds, Instant finished, Provenance source, Gate gate, boolean whole) {
+    record Run(String tier, double suiteSeconds, Instant finished, Provenance source, Gate gate, boolean whole,
+               Map<String, Object> stop) {
 
         Run(String tier, double suiteSeconds, Instant finished, Provenance source) {
-            this(tier, suiteSeconds, finished, source, null, true);
+            this(tier, suiteSeconds, finished, source, null, true, null);
         }
     }
 
@@ -245,6 +251,9 @@ public final class ReportWriter implements LauncherSessionListener {
         r.put("generated_at", run.finished().truncatedTo(ChronoUnit.SECONDS).toString());
         r.put("suite_seconds", round(run.suiteSeconds()));
         r.put("stand_start_seconds", suite.get("stand_start_seconds"));
+        if (run.stop() != null) {
+            r.put("stopped", run.stop());
+        }
         return r;
     }
 

@@ -146,9 +146,9 @@ class ReportWriterTest {
         Instant at = Instant.parse("2026-11-30T10:00:00Z");
 
         Map<String, Object> whole = ReportWriter.toJson(SUITE, List.of(passed("G1")),
-                new ReportWriter.Run("default", 1, at, SOURCE, gate, true), ClaimCatalog.load(), Map.of());
+                new ReportWriter.Run("default", 1, at, SOURCE, gate, true, null), ClaimCatalog.load(), Map.of());
         Map<String, Object> restricted = ReportWriter.toJson(SUITE, List.of(passed("G1")),
-                new ReportWriter.Run("default", 1, at, SOURCE, gate, false), ClaimCatalog.load(), Map.of());
+                new ReportWriter.Run("default", 1, at, SOURCE, gate, false, null), ClaimCatalog.load(), Map.of());
 
         assertThat((List<String>) ((Map<String, Object>) whole.get("gate")).get("regressions")).containsExactly(
                 "G2: PASS in the baseline, MISSING now (the default tier ran whole and produced it as NOT_RUN: "

@@ -242,6 +242,11 @@ public final class ImageSink implements SinkUnderTest {
         }
 
         @Override
+        public java.util.Optional<String> exited() {
+            return RunningSink.exited(control, log.text());
+        }
+
+        @Override
         public boolean isConnected() {
             return control.address(stand.network()).isPresent();
         }

@@ -3,6 +3,7 @@ package dev.seams.sinks;
 import dev.seams.report.NotApplicableException;
 import dev.seams.stand.ContainerControl;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The sink under test running for the length of a fault run (claim B5; docs/sinks.md "The contract"): started on the
@@ -47,6 +48,28 @@ public interface RunningSink extends AutoCloseable {
      */
     default void restart() {
         throw SinkTrait.PROCESS.missingFrom(name(), "restart after a kill");
+    }
+
+    /**
+     * @return how its process ended, when it has (exit code and the last line of its output): a sink that exited while a
+     *     claim waits for it to catch up is a finding at once, not a wait; empty while it runs, or without a process
+     */
+    default Optional<String> exited() {
+        return Optional.empty();
+    }
+
+    /**
+     * @param control its process's container
+     * @param output  its output
+     * @return {@link #exited()} of a sink run by that container
+     */
+    static Optional<String> exited(ContainerControl control, String output) {
+        if (control == null || control.isRunning()) {
+            return Optional.empty();
+        }
+        String[] lines = output.strip().split("\n");
+        return Optional.of("exited with " + control.exitCode() + (lines[lines.length - 1].isBlank() ? ""
+                : "; its last output line: " + lines[lines.length - 1]));
     }
 
     /** @return whether its process is attached to the stand's network (a network cut's proof and heal); true without one */

@@ -128,6 +128,11 @@ public final class SinkContainer implements RunningSink {
     }
 
     @Override
+    public java.util.Optional<String> exited() {
+        return RunningSink.exited(process.control(), process.output());
+    }
+
+    @Override
     public boolean isConnected() {
         return process.isConnected();
     }
