@@ -10,7 +10,7 @@ import java.util.function.LongSupplier;
 
 /**
  * The time a tier's claims may take, so that a broken pipeline ends in a red report inside the tier's budget instead of
- * a run that outlasts CI (README "Verdicts and the report", "A regression fails fast"). Two bounds, both counted from
+ * a run that outlasts CI (docs/claims.md "A regression fails fast"). Two bounds, both counted from
  * the first claim of this JVM:
  * <ul>
  *   <li>{@value #BUDGET_PROPERTY}: the tier's claims start no later than this; the rest are NOT_RUN.</li>
