@@ -27,8 +27,9 @@ import org.opentest4j.TestAbortedException;
  * with its reason, also when a {@code @BeforeEach} finds it; an {@code @AfterEach} that cannot apply (it restarts a
  * container of a stand the run does not control) has nothing to clean up; ENVIRONMENT fails it. Against a baseline ({@link Gate}, {@code -Dseams.gate}) every entry or part
  * that PASSed there and does not PASS now fails the test, whatever its verdict: a proof that vanished turns
- * the build red (issue 21). With {@code -D}{@value #FAIL_FAST}{@code =true} (the mutation tier's builds) the claims after
- * the first one that turned red are not run: the build is red from then on. A tier out of time ({@link TierClock}) starts
+ * the build red. With {@code -D}{@value #FAIL_FAST}{@code =true} (the mutation tier's builds) the claims after the first
+ * one a check turned red are not run: the build is red from then on (one red only by timeouts or exceptions lets the run
+ * go on to claims whose checks can still fire). A tier out of time ({@link TierClock}) starts
  * no more claims: each is NOT_RUN with the reason.
  */
 public final class ClaimExtension implements BeforeEachCallback, ParameterResolver, TestExecutionExceptionHandler,
@@ -172,7 +173,8 @@ public final class ClaimExtension implements BeforeEachCallback, ParameterResolv
             gate.vanishedParts(e.id(), e.parts().stream().map(ClaimEvidence::id).toList()).forEach(r -> regressed.add(r.line()));
         }
         boolean hardFailure = thrown.isPresent() && !(thrown.get() instanceof TestAbortedException);
-        if ((hardFailure || !failed.isEmpty() || !regressed.isEmpty()) && firstRed == null) {
+        boolean red = hardFailure || !failed.isEmpty() || !regressed.isEmpty();
+        if (red && !onlyTimeoutsOrCrashes(e, outcome, regressed) && firstRed == null) {
             firstRed = e.id();
         }
         if (!regressed.isEmpty() && !hardFailure) {
@@ -187,6 +189,24 @@ public final class ClaimExtension implements BeforeEachCallback, ParameterResolv
         if (outcome.verdict() == Verdict.UNVERIFIED || outcome.verdict() == Verdict.NOT_RUN) {
             throw new TestAbortedException(outcome.verdict() + ": " + outcome.reason());
         }
+    }
+
+    /**
+     * @return whether the entry is red only by timeouts and exceptions ({@link FailureLine.Kind}): under {@value
+     *     #FAIL_FAST} the run goes on to the claims whose checks can still fire (a mutant is killed by a check, never by
+     *     a timeout; docs/mutants.md), bounded by the tier's clock ({@link TierClock})
+     */
+    private static boolean onlyTimeoutsOrCrashes(ClaimEvidence e, Verdicts.Outcome outcome, List<String> regressed) {
+        if (outcome.verdict() != Verdict.FAIL || !regressed.isEmpty()) {
+            return false;
+        }
+        List<String> lines = new ArrayList<>(outcome.failures());
+        e.parts().forEach(p -> {
+            if (p.outcome() != null) {
+                lines.addAll(p.outcome().failures());
+            }
+        });
+        return !lines.isEmpty() && lines.stream().noneMatch(l -> FailureLine.kind(l) == FailureLine.Kind.CHECK);
     }
 
     /** Adds the entry's failures to {@code failed} and, against a gate, its regression to {@code regressed}. */

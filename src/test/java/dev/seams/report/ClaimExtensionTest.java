@@ -183,6 +183,44 @@ class ClaimExtensionTest {
         assertThat(clock.stop().orElseThrow().get("not_run")).asList().hasSize(7);
     }
 
+    @org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
+    static class TimeoutFirst {
+
+        @Test
+        @org.junit.jupiter.api.Order(1)
+        @Claim(id = "B9", title = "a wait that ran out")
+        void timesOut(ClaimEvidence e) {
+            throw new org.awaitility.core.ConditionTimeoutException("ds-streams recovered within 3 minutes");
+        }
+
+        @Test
+        @org.junit.jupiter.api.Order(2)
+        @Claim(id = "G1", title = "a check that fires")
+        void checkFires(ClaimEvidence e) {
+            e.check("sink_inserted", 50L).isEqualTo(51L, "records inserted vs changelog");
+        }
+
+        @Test
+        @org.junit.jupiter.api.Order(3)
+        @Claim(id = "G2", title = "after the check that fired")
+        void after(ClaimEvidence e) {
+        }
+    }
+
+    @Test
+    void failFastGoesOnPastARedOfATimeoutAndStopsAtTheFirstCheckThatFired() {
+        System.setProperty(ClaimExtension.FAIL_FAST, "true");
+        ClaimExtension.resetFailFast();
+        try {
+            Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(TimeoutFirst.class)).execute().testEvents();
+            assertThat(events.failed().count()).as("B9 (timed out) and G1 (its check fired) both run").isEqualTo(2);
+            assertThat(events.skipped().count()).as("G2, after the check that fired").isEqualTo(1);
+        } finally {
+            System.clearProperty(ClaimExtension.FAIL_FAST);
+            ClaimExtension.resetFailFast();
+        }
+    }
+
     private static Map<String, ClaimEvidence> run(Class<?> samples) {
         Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(samples)).execute().testEvents();
         assertThat(events.started().count()).isPositive();
