@@ -17,12 +17,13 @@ public final class BuildVersion implements IVersionProvider {
     private static final String RESOURCE = "version.properties";
 
     /**
-     * @return three lines: {@code seams <version>}, {@code Kafka clients <version>}, {@code Java <version> (<vendor>)}
+     * @return three lines: {@code seams <version> (commit <commit>)}, {@code Kafka clients <version>}, {@code Java
+     *     <version> (<vendor>)}
      * @throws UncheckedIOException if the build's version file cannot be read
      */
     @Override
     public String[] getVersion() {
-        return new String[] {"seams " + version(), "Kafka clients " + AppInfoParser.getVersion(),
+        return new String[] {"seams " + version() + " (commit " + commit() + ")", "Kafka clients " + AppInfoParser.getVersion(),
             "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"};
     }
 
@@ -32,6 +33,20 @@ public final class BuildVersion implements IVersionProvider {
      * @throws UncheckedIOException if the version file cannot be read
      */
     public static String version() {
+        return property("version");
+    }
+
+    /**
+     * @return the commit this build was made from, abbreviated, e.g. {@code 6028c0d}, followed by {@code , uncommitted
+     *     changes} when its tree had some; {@code unknown} when built outside a git checkout
+     * @throws UncheckedIOException if the version file cannot be read
+     */
+    public static String commit() {
+        String commit = property("commit");
+        return "true".equals(property("dirty")) && !"unknown".equals(commit) ? commit + ", uncommitted changes" : commit;
+    }
+
+    private static String property(String name) {
         Properties properties = new Properties();
         try (InputStream in = BuildVersion.class.getResourceAsStream(RESOURCE)) {
             if (in == null) {
@@ -41,7 +56,7 @@ public final class BuildVersion implements IVersionProvider {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + RESOURCE, e);
         }
-        String version = properties.getProperty("version", "unknown");
-        return version.startsWith("${") ? "unknown" : version;
+        String value = properties.getProperty(name, "unknown");
+        return value.isBlank() || value.startsWith("${") ? "unknown" : value;
     }
 }

@@ -64,4 +64,18 @@ class LagCommandTest {
         assertThat(status).isEqualTo(ExitStatus.USAGE);
         assertThat(err.toString()).contains("--kafka-config sets bootstrap.servers, which seams sets itself to 127.0.0.1:1");
     }
+
+    @Test
+    void theKafkaToolsSpellingOfTheBootstrapOptionIsAccepted(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path config = java.nio.file.Files.writeString(dir.resolve("c.properties"), "bootstrap.servers=elsewhere:9092\n");
+        picocli.CommandLine cli = SeamsCli.commandLine();
+        java.io.StringWriter err = new java.io.StringWriter();
+        cli.setErr(new java.io.PrintWriter(err));
+
+        int status = cli.execute("lag", "--bootstrap-server", "127.0.0.1:1", "--kafka-config", config.toString());
+
+        assertThat(status).as("parsed, then refused on the file as with --bootstrap-servers").isEqualTo(ExitStatus.USAGE);
+        assertThat(err.toString()).contains("which seams sets itself to 127.0.0.1:1");
+    }
 }

@@ -19,9 +19,11 @@ class SeamsCliTest {
 
         assertThat(status).isZero();
         String printed = out.toString();
-        assertThat(printed).startsWith("seams " + BuildVersion.version() + System.lineSeparator())
+        assertThat(printed).startsWith("seams " + BuildVersion.version() + " (commit " + BuildVersion.commit() + ")" + System.lineSeparator())
                 .contains("Kafka clients " + org.apache.kafka.common.utils.AppInfoParser.getVersion()).contains("Java ");
         assertThat(BuildVersion.version()).as("filtered from the pom's project.version").matches("\\d+\\.\\d+\\.\\d+.*");
+        assertThat(BuildVersion.commit()).as("the commit of this checkout (git-commit-id-maven-plugin)")
+                .matches("[0-9a-f]{7}(, uncommitted changes)?|unknown");
     }
 
     @Test

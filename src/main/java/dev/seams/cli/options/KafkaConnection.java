@@ -11,7 +11,8 @@ import picocli.CommandLine.Option;
  */
 public final class KafkaConnection {
 
-    @Option(names = "--bootstrap-servers", required = true, description = "Kafka bootstrap servers, host:port[,host:port...]")
+    @Option(names = {"--bootstrap-servers", "--bootstrap-server"}, required = true,
+            description = "Kafka bootstrap servers, host:port[,host:port...] (--bootstrap-server, the Kafka tools' spelling, too)")
     String bootstrapServers;
 
     @Option(names = "--kafka-config", paramLabel = "FILE", description = "Kafka client properties for every client of "
