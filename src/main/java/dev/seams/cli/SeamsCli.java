@@ -13,8 +13,8 @@ import picocli.CommandLine;
  * {@code seams compare} (what changed between two guarantees.json reports, claim B7),
  * {@code seams reconcile} (the deletes a re-snapshot after a lost slot cannot carry, claim B14),
  * {@code seams slot} (the replication slot's health, claim B14).
- * An invalid option value (an {@link IllegalArgumentException} from a command) prints its message
- * and the usage and exits with {@value ExitStatus#USAGE}, like a syntax error; Kafka refusing the client (its
+ * A syntax error or an invalid option value (an {@link IllegalArgumentException} from a command) prints its message in
+ * one line and where the help is, and exits with {@value ExitStatus#USAGE}; Kafka refusing the client (its
  * authentication or authorization failed, e.g. a wrong SASL password in {@code --kafka-config}) prints Kafka's reason
  * in one line and exits with {@value ExitStatus#FATAL_KAFKA}; any other exception prints its stack trace and exits with
  * {@value ExitStatus#UNEXPECTED}, never with a status that names an outcome ({@link ExitStatus}).
@@ -44,11 +44,10 @@ public final class SeamsCli {
      */
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new SeamsCli());
+        cli.setParameterExceptionHandler((e, args) -> usageError(e.getCommandLine(), e.getMessage()));
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof IllegalArgumentException) {
-                commandLine.getErr().println(commandLine.getColorScheme().errorText(e.getMessage()));
-                commandLine.usage(commandLine.getErr());
-                return ExitStatus.USAGE;
+                return usageError(commandLine, e.getMessage());
             }
             Throwable refused = kafkaRefusal(e);
             if (refused != null) {
@@ -61,6 +60,18 @@ public final class SeamsCli {
             return ExitStatus.UNEXPECTED;
         });
         return cli;
+    }
+
+    /**
+     * A usage error in two lines on stderr: what is wrong, and where the help is (not the whole help after it).
+     *
+     * @return {@value ExitStatus#USAGE}
+     */
+    private static int usageError(CommandLine commandLine, String message) {
+        String name = commandLine.getCommandSpec().qualifiedName();
+        commandLine.getErr().println(commandLine.getColorScheme().errorText(name + ": " + message));
+        commandLine.getErr().println("Try '" + name + " --help' for more information.");
+        return ExitStatus.USAGE;
     }
 
     /**

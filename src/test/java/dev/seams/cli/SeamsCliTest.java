@@ -95,4 +95,18 @@ class SeamsCliTest {
                 .isInstanceOf(org.apache.kafka.common.errors.GroupAuthorizationException.class);
         assertThat(SeamsCli.kafkaRefusal(new IllegalStateException("a bug"))).isNull();
     }
+
+    @Test
+    void aUsageErrorIsOneLineAndWhereTheHelpIsNotTheWholeHelp() {
+        CommandLine cli = SeamsCli.commandLine();
+        StringWriter err = new StringWriter();
+        cli.setErr(new PrintWriter(err));
+
+        int status = cli.execute("lag", "--group", "g");
+
+        assertThat(status).isEqualTo(ExitStatus.USAGE);
+        assertThat(err.toString().lines().toList()).containsExactly(
+                "seams lag: Missing required option: '--bootstrap-servers=<bootstrapServers>'",
+                "Try 'seams lag --help' for more information.");
+    }
 }
