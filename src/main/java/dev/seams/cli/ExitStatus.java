@@ -39,6 +39,11 @@ public final class ExitStatus {
      * widens the column; nothing of its batch was written or committed, so the run after the ALTER carries it.
      */
     public static final int TARGET_TOO_NARROW = 10;
+    /**
+     * A server the command needs did not answer within its {@code --timeout} (sysexits' EX_UNAVAILABLE): nothing was
+     * measured or judged; run it again when the server answers ({@code seams lag}).
+     */
+    public static final int UNAVAILABLE = 69;
     /** An unexpected error (a bug, or an exception no outcome above names): the stack trace on stderr (sysexits' EX_SOFTWARE). */
     public static final int UNEXPECTED = 70;
     /** FAULT INJECTION: the inbox's {@code --crash-at} killed the process with SIGKILL (128 + 9). */

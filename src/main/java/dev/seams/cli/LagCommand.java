@@ -1,10 +1,12 @@
 package dev.seams.cli;
 
+import dev.seams.cli.options.HumanDuration;
 import dev.seams.cli.options.KafkaConnection;
 import dev.seams.kafka.KafkaClientConfig;
 import dev.seams.lag.LagProbe;
 import dev.seams.lag.PartitionLag;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -19,7 +21,8 @@ import picocli.CommandLine.Option;
  * {@code kafka-consumer-groups --describe} and their order, then the last stable offset, the lag against it and the
  * data records behind. The table goes to stdout. Exit status: 0, or {@value ExitStatus#LAG_ABOVE} when a group's lag
  * is above {@code --fail-above} (a CI threshold); {@value ExitStatus#FATAL_KAFKA} when Kafka refused the client (its
- * authentication or authorization, {@code --kafka-config}); {@value ExitStatus#UNEXPECTED} for an unexpected error (e.g. the broker did not answer);
+ * authentication or authorization, {@code --kafka-config}); {@value ExitStatus#UNAVAILABLE} when the cluster did not
+ * answer within {@code --timeout} (one line naming it); {@value ExitStatus#UNEXPECTED} for an unexpected error;
  * {@value ExitStatus#USAGE} for an invalid command line.
  */
 @Command(name = "lag", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class, sortOptions = false,
@@ -27,7 +30,7 @@ import picocli.CommandLine.Option;
                 + "last stable offset and the data records behind: a lag made only of transaction markers is marked.",
         footer = {"", "Exit status: 0 every group at or below --fail-above (or no threshold);",
             "2 usage error; 4 Kafka refused the client (authentication or authorization,", "--kafka-config);",
-            "6 a group's lag above --fail-above;", "70 unexpected error (e.g. the broker did not answer)."})
+            "6 a group's lag above --fail-above;", "69 the cluster did not answer within --timeout;", "70 unexpected error."})
 public final class LagCommand implements Callable<Integer> {
 
     @Mixin
@@ -45,6 +48,11 @@ public final class LagCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE})")
     long maxRead;
 
+    @Option(names = "--timeout", converter = HumanDuration.class, defaultValue = "5s", paramLabel = "DURATION",
+            description = "how long each request may wait for the cluster before the command gives up with exit 69, e.g. "
+                    + "5s, 1m (default: ${DEFAULT-VALUE})")
+    Duration timeout;
+
     @Override
     public Integer call() {
         if (failAbove != null && failAbove < 0) {
@@ -52,14 +60,19 @@ public final class LagCommand implements Callable<Integer> {
         }
         int status = ExitStatus.OK;
         KafkaClientConfig clientConfig = kafka.clientConfig();
-        try (Admin admin = Admin.create(clientConfig.applyTo(
-                Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers())))) {
-            LagProbe probe = new LagProbe(admin, kafka.bootstrapServers(), maxRead, clientConfig);
+        int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        try (Admin admin = Admin.create(clientConfig.applyTo(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(), AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, ms)))) {
+            LagProbe probe = new LagProbe(admin, kafka.bootstrapServers(), maxRead, clientConfig, timeout);
             for (String group : groups) {
                 List<PartitionLag> lags = probe.describe(group);
                 System.out.print(LagProbe.format(lags, probe.owners(group)));
                 status = Math.max(status, judge(group, lags, failAbove, System.err));
             }
+        } catch (LagProbe.UnansweredException unanswered) {
+            System.err.println("seams lag: " + unanswered.getMessage());
+            return ExitStatus.UNAVAILABLE;
         }
         return status;
     }

@@ -28,12 +28,22 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class LagProbe {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    /** How long a request may wait for the cluster unless the caller says otherwise. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+
+    /** The cluster did not answer a request within the probe's timeout: nothing was measured. */
+    public static final class UnansweredException extends IllegalStateException {
+        UnansweredException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
 
     /** {@link #LagProbe(Admin, String, long, KafkaClientConfig)}'s bound for reading no partition's records: every gap is read. */
     public static final long READ_ALL = Long.MAX_VALUE;
 
     private final Admin admin;
+    private final Duration timeout;
     private final String bootstrapServers;
     private final long maxGapRead;
     private final KafkaClientConfig clientConfig;
@@ -59,6 +69,16 @@ public final class LagProbe {
      * @throws IllegalArgumentException if maxGapRead is negative
      */
     public LagProbe(Admin admin, String bootstrapServers, long maxGapRead, KafkaClientConfig clientConfig) {
+        this(admin, bootstrapServers, maxGapRead, clientConfig, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * @param timeout how long each request may wait for the cluster ({@code seams lag --timeout}); the admin client's own
+     *                {@code default.api.timeout.ms} should not be longer
+     * @see #LagProbe(Admin, String, long, KafkaClientConfig)
+     */
+    public LagProbe(Admin admin, String bootstrapServers, long maxGapRead, KafkaClientConfig clientConfig, Duration timeout) {
+        this.timeout = timeout;
         if (maxGapRead < 0) {
             throw new IllegalArgumentException("the largest gap to read must not be negative, got " + maxGapRead);
         }
@@ -75,7 +95,7 @@ public final class LagProbe {
      *
      * @param group consumer group id
      * @return one entry per partition, ordered by topic and partition; empty if the group has no offsets
-     * @throws IllegalStateException if the broker does not answer within 60 s
+     * @throws UnansweredException if the cluster does not answer within the timeout; IllegalStateException if it refuses
      */
     public List<PartitionLag> describe(String group) {
         Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>(get(admin.listConsumerGroupOffsets(group)
@@ -197,7 +217,7 @@ public final class LagProbe {
     /** Data records in [from, to) per partition, read read_uncommitted (control markers are never returned). */
     private Map<TopicPartition, Long> countDataRecords(Map<TopicPartition, Long> from, Map<TopicPartition, Long> to) {
         Map<TopicPartition, Long> counts = new HashMap<>();
-        OffsetRangeReader.read(bootstrapServers, clientConfig, IsolationLevel.READ_UNCOMMITTED, from, to, TIMEOUT,
+        OffsetRangeReader.read(bootstrapServers, clientConfig, IsolationLevel.READ_UNCOMMITTED, from, to, timeout,
                 r -> counts.merge(new TopicPartition(r.topic(), r.partition()), 1L, Long::sum));
         return counts;
     }
@@ -218,7 +238,7 @@ public final class LagProbe {
     /**
      * @param group a consumer group id
      * @return partition → the member that holds it now (absent: no member holds it)
-     * @throws IllegalStateException if the broker does not answer within 60 s
+     * @throws UnansweredException if the cluster does not answer within the timeout; IllegalStateException if it refuses
      */
     public Map<TopicPartition, Owner> owners(String group) {
         Map<TopicPartition, Owner> owners = new HashMap<>();
@@ -257,14 +277,24 @@ public final class LagProbe {
         return all.toArray(String[]::new);
     }
 
-    private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future) {
+    private <T> T get(org.apache.kafka.common.KafkaFuture<T> future) {
         try {
-            return future.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while asking the broker", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("the broker did not answer: " + e, e);
+        } catch (TimeoutException e) {
+            throw unanswered(e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.TimeoutException) {
+                throw unanswered(e.getCause());
+            }
+            throw new IllegalStateException("the cluster at " + bootstrapServers + " refused the request: " + e.getCause(), e.getCause());
         }
+    }
+
+    private UnansweredException unanswered(Throwable cause) {
+        return new UnansweredException("the cluster at " + bootstrapServers + " did not answer within " + timeout.toMillis() / 1000.0
+                + " s (" + cause.getMessage() + ")", cause);
     }
 }

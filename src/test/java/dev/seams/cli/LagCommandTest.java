@@ -78,4 +78,24 @@ class LagCommandTest {
         assertThat(status).as("parsed, then refused on the file as with --bootstrap-servers").isEqualTo(ExitStatus.USAGE);
         assertThat(err.toString()).contains("which seams sets itself to 127.0.0.1:1");
     }
+
+    @Test
+    void aClusterThatDoesNotAnswerIsOneLineAndItsOwnExitStatusWithinTheTimeout() {
+        java.io.PrintStream stderr = System.err;
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        long t0 = System.nanoTime();
+        int status;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            status = SeamsCli.commandLine().execute("lag", "--bootstrap-server", "127.0.0.1:1", "--group", "g", "--timeout", "1s");
+        } finally {
+            System.setErr(stderr);
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+
+        assertThat(status).isEqualTo(ExitStatus.UNAVAILABLE);
+        assertThat(err.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("seams lag: ")).toList())
+                .singleElement().asString().startsWith("seams lag: the cluster at 127.0.0.1:1 did not answer within 1.0 s");
+        assertThat(seconds).as("seconds, against a 1 s timeout").isLessThan(20);
+    }
 }
