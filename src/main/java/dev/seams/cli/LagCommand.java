@@ -50,7 +50,7 @@ public final class LagCommand implements Callable<Integer> {
 
     @Option(names = "--timeout", converter = HumanDuration.class, defaultValue = "5s", paramLabel = "DURATION",
             description = "how long each request may wait for the cluster before the command gives up with exit 69, e.g. "
-                    + "5s, 1m (default: ${DEFAULT-VALUE})")
+                    + "5s, 1m; counting the data records behind may take 60 s (default: ${DEFAULT-VALUE})")
     Duration timeout;
 
     @Override

@@ -74,7 +74,8 @@ public final class LagProbe {
 
     /**
      * @param timeout how long each request may wait for the cluster ({@code seams lag --timeout}); the admin client's own
-     *                {@code default.api.timeout.ms} should not be longer
+     *                {@code default.api.timeout.ms} should not be longer. The read that counts the data records behind
+     *                may take {@link #DEFAULT_TIMEOUT}, or this timeout if longer
      * @see #LagProbe(Admin, String, long, KafkaClientConfig)
      */
     public LagProbe(Admin admin, String bootstrapServers, long maxGapRead, KafkaClientConfig clientConfig, Duration timeout) {
@@ -217,7 +218,9 @@ public final class LagProbe {
     /** Data records in [from, to) per partition, read read_uncommitted (control markers are never returned). */
     private Map<TopicPartition, Long> countDataRecords(Map<TopicPartition, Long> from, Map<TopicPartition, Long> to) {
         Map<TopicPartition, Long> counts = new HashMap<>();
-        OffsetRangeReader.read(bootstrapServers, clientConfig, IsolationLevel.READ_UNCOMMITTED, from, to, timeout,
+        // a read of up to maxGapRead records per partition, not one request: never bounded below the default
+        Duration budget = timeout.compareTo(DEFAULT_TIMEOUT) > 0 ? timeout : DEFAULT_TIMEOUT;
+        OffsetRangeReader.read(bootstrapServers, clientConfig, IsolationLevel.READ_UNCOMMITTED, from, to, budget,
                 r -> counts.merge(new TopicPartition(r.topic(), r.partition()), 1L, Long::sum));
         return counts;
     }
