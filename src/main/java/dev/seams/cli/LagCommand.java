@@ -67,7 +67,7 @@ public final class LagCommand implements Callable<Integer> {
             LagProbe probe = new LagProbe(admin, kafka.bootstrapServers(), maxRead, clientConfig, timeout);
             for (String group : groups) {
                 List<PartitionLag> lags = probe.describe(group);
-                System.out.print(LagProbe.format(lags, probe.owners(group)));
+                System.out.print(LagProbe.format(group, lags, probe.owners(group)));
                 status = Math.max(status, judge(group, lags, failAbove, System.err));
             }
         } catch (LagProbe.UnansweredException unanswered) {

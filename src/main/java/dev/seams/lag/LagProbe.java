@@ -18,6 +18,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 
 /**
  * Lag of a consumer group per partition, like {@code kafka-consumer-groups --describe}, plus the
@@ -99,8 +100,7 @@ public final class LagProbe {
      * @throws UnansweredException if the cluster does not answer within the timeout; IllegalStateException if it refuses
      */
     public List<PartitionLag> describe(String group) {
-        Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>(get(admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata()));
+        Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>(groupOffsets(group));
         committed.keySet().stream().map(TopicPartition::topic).distinct().toList()
                 .forEach(topic -> partitions(topic).forEach(tp -> committed.putIfAbsent(tp, null)));
         return describe(group, committed);
@@ -115,8 +115,7 @@ public final class LagProbe {
      * @return one entry per partition of the topic
      */
     public List<PartitionLag> describe(String group, String topic) {
-        Map<TopicPartition, OffsetAndMetadata> all = get(admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata());
+        Map<TopicPartition, OffsetAndMetadata> all = groupOffsets(group);
         Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
         for (TopicPartition tp : partitions(topic)) {
             committed.put(tp, all.get(tp));
@@ -131,8 +130,7 @@ public final class LagProbe {
      * @return the group's total lag on the topic, in offsets
      */
     public long totalLag(String group, String topic) {
-        Map<TopicPartition, OffsetAndMetadata> all = get(admin.listConsumerGroupOffsets(group)
-                .partitionsToOffsetAndMetadata());
+        Map<TopicPartition, OffsetAndMetadata> all = groupOffsets(group);
         List<TopicPartition> partitions = partitions(topic);
         Map<TopicPartition, Long> logEnd = offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_UNCOMMITTED);
         long lag = 0;
@@ -141,6 +139,18 @@ public final class LagProbe {
             lag += logEnd.get(tp) - (om == null ? 0 : om.offset());
         }
         return lag;
+    }
+
+    /** @return the group's committed offsets; none for a group the cluster does not know (a typo is a row, not a failure) */
+    private Map<TopicPartition, OffsetAndMetadata> groupOffsets(String group) {
+        try {
+            return get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata());
+        } catch (IllegalStateException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                return Map.of();
+            }
+            throw e;
+        }
     }
 
     private List<PartitionLag> describe(String group, Map<TopicPartition, OffsetAndMetadata> committed) {
@@ -245,8 +255,14 @@ public final class LagProbe {
      */
     public Map<TopicPartition, Owner> owners(String group) {
         Map<TopicPartition, Owner> owners = new HashMap<>();
-        get(admin.describeConsumerGroups(List.of(group)).all()).get(group).members().forEach(m ->
-                m.assignment().topicPartitions().forEach(tp -> owners.put(tp, new Owner(m.consumerId(), m.host(), m.clientId()))));
+        try {
+            get(admin.describeConsumerGroups(List.of(group)).all()).get(group).members().forEach(m ->
+                    m.assignment().topicPartitions().forEach(tp -> owners.put(tp, new Owner(m.consumerId(), m.host(), m.clientId()))));
+        } catch (IllegalStateException e) {
+            if (!(e.getCause() instanceof GroupIdNotFoundException)) {
+                throw e;
+            }
+        }
         return owners;
     }
 
@@ -262,16 +278,34 @@ public final class LagProbe {
      *     ({@code -} where the gap was not read), a lag made only of control markers marked after the row
      */
     public static String format(List<PartitionLag> lags, Map<TopicPartition, Owner> owners) {
-        String row = "%-12s %-40s %9s %14s %14s %6s %-40s %-16s %-24s %18s %10s %11s%s%n";
-        StringBuilder out = new StringBuilder(String.format(row, (Object[]) concat(COLUMNS, "")));
+        StringBuilder out = new StringBuilder(String.format(ROW, (Object[]) concat(COLUMNS, "")));
         for (PartitionLag l : lags) {
             Owner o = owners.getOrDefault(new TopicPartition(l.topic(), l.partition()), Owner.NONE);
-            out.append(String.format(row, l.group(), l.topic(), l.partition(), l.committed() < 0 ? "-" : Long.toString(l.committed()),
+            out.append(String.format(ROW, l.group(), l.topic(), l.partition(), l.committed() < 0 ? "-" : Long.toString(l.committed()),
                     l.logEnd(), l.lag(), o.consumerId(), o.host(), o.clientId(), l.lastStable(), l.lagToLastStable(),
                     l.dataRecordsBehind() == PartitionLag.UNKNOWN ? "-" : Long.toString(l.dataRecordsBehind()),
                     l.onlyMarkersBehind() ? "  (control markers only)" : ""));
         }
         return out.toString();
+    }
+
+    private static final String ROW = "%-12s %-40s %9s %14s %14s %6s %-40s %-16s %-24s %18s %10s %11s%s%n";
+
+    /** What the row of a group without committed offsets says after it. */
+    public static final String NO_OFFSETS = "  (no committed offsets: the cluster knows no such group, or it never committed)";
+
+    /**
+     * @param group the group described
+     * @return {@link #format(List, Map)}; for a group without committed offsets one row saying so ({@value #NO_OFFSETS}),
+     *     every column {@code -}, so that a typo in one of several groups is visible and fails nothing
+     */
+    public static String format(String group, List<PartitionLag> lags, Map<TopicPartition, Owner> owners) {
+        if (!lags.isEmpty()) {
+            return format(lags, owners);
+        }
+        List<String> dashes = new ArrayList<>(java.util.Collections.nCopies(COLUMNS.size() - 1, "-"));
+        dashes.add(0, group);
+        return String.format(ROW, (Object[]) concat(COLUMNS, "")) + String.format(ROW, (Object[]) concat(dashes, NO_OFFSETS));
     }
 
     private static String[] concat(List<String> columns, String last) {

@@ -98,4 +98,15 @@ class LagCommandTest {
                 .singleElement().asString().startsWith("seams lag: the cluster at 127.0.0.1:1 did not answer within 1.0 s");
         assertThat(seconds).as("seconds, against a 1 s timeout").isLessThan(20);
     }
+
+    @Test
+    void aGroupWithoutCommittedOffsetsIsARowSayingSoNotAFailure() {
+        String table = LagProbe.format("nosuchgroup", List.of(), Map.of());
+
+        List<String> row = List.of(table.lines().skip(1).findFirst().orElseThrow().split(" {2}\\("));
+        assertThat(row.get(0).trim().split("\\s+")).hasSize(LagProbe.COLUMNS.size()).startsWith("nosuchgroup", "-", "-");
+        assertThat(table).contains(LagProbe.NO_OFFSETS);
+        assertThat(LagCommand.judge("nosuchgroup", List.of(), 0L, new PrintStream(new ByteArrayOutputStream())))
+                .as("no lag: a --fail-above gate over several groups is not broken by it").isEqualTo(ExitStatus.OK);
+    }
 }
