@@ -2,6 +2,7 @@ package dev.seams.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seams.cli.options.Verbosity;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -37,6 +39,9 @@ import picocli.CommandLine.Parameters;
             "1 a claim that passed before does not pass (or is missing) after;",
             "2 a file is not a readable report; 3 (--gate) none worse, but claims not compared."})
 public final class CompareCommand implements Callable<Integer> {
+
+    @Mixin
+    Verbosity verbosity = new Verbosity();
 
     /** Exit status when some claim that passed before does not pass after. */
     public static final int WORSE = 1;
@@ -81,6 +86,12 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try (Verbosity.Quiet quiet = verbosity.quiet()) {
+            return run();
+        }
+    }
+
+    private Integer run() {
         JsonNode b;
         JsonNode a;
         try {

@@ -2,6 +2,7 @@ package dev.seams.cli;
 
 import dev.seams.cli.options.HumanDuration;
 import dev.seams.cli.options.KafkaConnection;
+import dev.seams.cli.options.Verbosity;
 import dev.seams.kafka.KafkaClientConfig;
 import dev.seams.lag.LagProbe;
 import dev.seams.lag.PartitionLag;
@@ -34,6 +35,9 @@ import picocli.CommandLine.Option;
 public final class LagCommand implements Callable<Integer> {
 
     @Mixin
+    Verbosity verbosity = new Verbosity();
+
+    @Mixin
     KafkaConnection kafka = new KafkaConnection();
 
     @Option(names = "--group", defaultValue = "ds-streams,ds-sink", split = ",", description = "consumer groups (default: ${DEFAULT-VALUE})")
@@ -55,6 +59,12 @@ public final class LagCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try (Verbosity.Quiet quiet = verbosity.quiet()) {
+            return run();
+        }
+    }
+
+    private Integer run() {
         if (failAbove != null && failAbove < 0) {
             throw new IllegalArgumentException("--fail-above must not be negative, got " + failAbove);
         }

@@ -3,6 +3,7 @@ package dev.seams.cli;
 import dev.seams.cli.options.HumanDuration;
 import dev.seams.cli.options.KafkaConnection;
 import dev.seams.cli.options.PgLogin;
+import dev.seams.cli.options.Verbosity;
 import dev.seams.kafka.KafkaClientConfig;
 import dev.seams.reconcile.MissingOrders;
 import dev.seams.reconcile.TopicImage;
@@ -55,6 +56,9 @@ import picocli.CommandLine.Option;
 public final class ReconcileCommand implements Callable<Integer> {
 
     @Mixin
+    Verbosity verbosity = new Verbosity();
+
+    @Mixin
     KafkaConnection kafka = new KafkaConnection();
 
     @Option(names = "--topic", defaultValue = TopicNames.ORDERS_EVENTS, description = "the order events topic (default: ${DEFAULT-VALUE})")
@@ -86,6 +90,12 @@ public final class ReconcileCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() {
+        try (Verbosity.Quiet quiet = verbosity.quiet()) {
+            return run();
+        }
+    }
+
+    private Integer run() {
         if (!table.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?")) {
             throw new IllegalArgumentException("--table must be a plain table name, optionally schema-qualified: " + table);
         }

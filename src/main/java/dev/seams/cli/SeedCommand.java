@@ -1,6 +1,7 @@
 package dev.seams.cli;
 
 import dev.seams.cli.options.PgLogin;
+import dev.seams.cli.options.Verbosity;
 import dev.seams.seed.OrderSeeder;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -24,6 +25,9 @@ import picocli.CommandLine.Option;
         footer = {"", "Exit status: 0 orders committed; 2 usage error;",
             "7 PostgreSQL refused (nothing committed); 70 unexpected error."})
 public final class SeedCommand implements Callable<Integer> {
+
+    @Mixin
+    Verbosity verbosity = new Verbosity();
 
     @Option(names = "--jdbc-url", required = true, description = "e.g. jdbc:postgresql://localhost:5432/test")
     String jdbcUrl;
@@ -49,6 +53,12 @@ public final class SeedCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() {
+        try (Verbosity.Quiet quiet = verbosity.quiet()) {
+            return run();
+        }
+    }
+
+    private Integer run() {
         String secret = login.password(env);
         try (Connection connection = DriverManager.getConnection(jdbcUrl, login.user(), secret)) {
             int inserted = OrderSeeder.seed(connection, count, customers, seed).size();

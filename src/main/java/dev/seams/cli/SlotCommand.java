@@ -1,6 +1,7 @@
 package dev.seams.cli;
 
 import dev.seams.cli.options.PgLogin;
+import dev.seams.cli.options.Verbosity;
 import dev.seams.slot.SlotHealth;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -28,6 +29,9 @@ import picocli.CommandLine.Option;
             "9 slot at risk; 70 unexpected error."})
 public final class SlotCommand implements Callable<Integer> {
 
+    @Mixin
+    Verbosity verbosity = new Verbosity();
+
     @Option(names = "--jdbc-url", required = true, description = "the source, e.g. jdbc:postgresql://localhost:5432/test")
     String jdbcUrl;
 
@@ -50,6 +54,12 @@ public final class SlotCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() {
+        try (Verbosity.Quiet quiet = verbosity.quiet()) {
+            return run();
+        }
+    }
+
+    private Integer run() {
         if (maxRetainedMib != null && maxRetainedMib < 0) {
             throw new IllegalArgumentException("--max-retained-mib must not be negative, got " + maxRetainedMib);
         }

@@ -109,4 +109,28 @@ class LagCommandTest {
         assertThat(LagCommand.judge("nosuchgroup", List.of(), 0L, new PrintStream(new ByteArrayOutputStream())))
                 .as("no lag: a --fail-above gate over several groups is not broken by it").isEqualTo(ExitStatus.OK);
     }
+
+    @Test
+    void aOneShotCommandLogsOnlyWarningsAndErrorsUnlessVerboseAndLeavesTheLogAsItFoundIt() {
+        ch.qos.logback.classic.Logger root = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(
+                org.slf4j.Logger.ROOT_LOGGER_NAME);
+        ch.qos.logback.classic.Level before = root.getLevel();
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> seen = new ch.qos.logback.core.read.ListAppender<>();
+        seen.start();
+        root.addAppender(seen);
+        try {
+            SeamsCli.commandLine().execute("lag", "--bootstrap-server", "127.0.0.1:1", "--group", "g", "--timeout", "1s");
+            assertThat(seen.list).as("what a quiet lag logged").allMatch(ev -> ev.getLevel().isGreaterOrEqual(
+                    ch.qos.logback.classic.Level.WARN) && (!ev.getLoggerName().startsWith("org.apache.kafka")
+                    || ev.getLevel() == ch.qos.logback.classic.Level.ERROR));
+            assertThat(root.getLevel()).as("the root level after the command").isEqualTo(before);
+
+            seen.list.clear();
+            SeamsCli.commandLine().execute("lag", "--bootstrap-server", "127.0.0.1:1", "--group", "g", "--timeout", "1s", "-v");
+            assertThat(seen.list).as("--verbose: the clients' configuration and warnings")
+                    .anyMatch(ev -> ev.getLevel() == ch.qos.logback.classic.Level.INFO);
+        } finally {
+            root.detachAppender(seen);
+        }
+    }
 }
