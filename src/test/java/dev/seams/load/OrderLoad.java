@@ -22,7 +22,7 @@ import java.util.TreeMap;
 import java.util.function.IntConsumer;
 
 /**
- * A deterministic load of real CDC traffic on {@code orders} (README "Real traffic, not the demo"):
+ * A deterministic load of real CDC traffic on {@code orders} (docs/event-contract.md "Real traffic, not the demo"):
  * INSERTs, UPDATEs of the amount, UPDATEs that move an order to another customer, and DELETEs, in
  * a fixed order for a given seed. Each change is one row statement, so it yields exactly one
  * {@code orders.events} record; changes are committed in batches (one PG transaction each) so that

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The committed reports were produced from a clean checkout of HEAD or of an ancestor of HEAD
- * ({@link ReportProvenance}; README "Verdicts and the report"): {@code reports/guarantees.json} and
+ * ({@link ReportProvenance}; docs/gate.md "Where the committed report comes from"): {@code reports/guarantees.json} and
  * {@code reports/mutants.json} always; {@code reports/performance.json}, {@code reports/candidate/guarantees.json} and
  * the other sinks' reports ({@code reports/sinks/kafka-engine/}, {@code reports/sinks/image-seams-ds-sink-dev/}) where
  * committed. Writes how far each is behind HEAD to {@code target/report-provenance.txt}, which {@code .ci/run}
@@ -48,7 +48,7 @@ class CommittedReportTest {
                     (Map<String, Object>) report.getOrDefault("source", Map.of()));
             lines.add(behind.line());
         }
-        // what the gate of this run will not count (README "The regression gate"): shown in CI's log, not only in the report
+        // what the gate of this run will not count (docs/gate.md "The regression gate"): shown in CI's log, not only in the report
         List<Waivers.Waiver> inForce = Waivers.newerThan(Waivers.read(root, WAIVERS), root, Waivers.reportChange(root, REQUIRED.get(0), 0));
         lines.add(inForce.isEmpty() ? WAIVERS + ": no waiver in force for the gate"
                 : WAIVERS + ": in force for the gate, never counted as a regression: " + String.join("; ",
@@ -58,8 +58,8 @@ class CommittedReportTest {
     }
 
     /**
-     * A new committed {@code reports/guarantees.json} keeps every PASS of the one it replaces (README "The regression
-     * gate"): the previous version is the file as it was before the last commit that changed it. An entry that PASSed
+     * A new committed {@code reports/guarantees.json} keeps every PASS of the one it replaces (docs/gate.md "The
+     * regression gate"): the previous version is the file as it was before the last commit that changed it. An entry that PASSed
      * there and is worse, absent or NOT_RUN now fails, unless {@code reports/waivers.tsv} names it with its reason in a
      * line added after that previous version. A waiver as old as that previous version or older has lapsed (it served a
      * change of the report before this one, and the report it served no longer holds its entry): the line fails until it

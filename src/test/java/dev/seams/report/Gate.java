@@ -312,7 +312,7 @@ public final class Gate {
     }
 
     /**
-     * What one tier run was compared with ({@code gate} in its report, README "The regression gate").
+     * What one tier run was compared with ({@code gate} in its report, docs/gate.md "The regression gate").
      *
      * @param tier            the tier that ran
      * @param whole           whether it ran whole ({@link #missing} applies)

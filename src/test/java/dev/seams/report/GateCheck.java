@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 
 /**
  * The regression gate's verdict on whole tier runs, handed from the test JVM that ran a tier to the build's gate
- * execution ({@code GateCheckTest}, README "The regression gate"): a claim test fails itself when its entry regressed,
+ * execution ({@code GateCheckTest}, docs/gate.md "The regression gate"): a claim test fails itself when its entry regressed,
  * but an entry that vanished — its test deleted, disabled or renamed, or now NOT_RUN — has no test left to fail.
  * {@link ReportWriter} writes {@code target/gate/<tier>.json} at the end of a whole, gated tier run; the gate execution
  * reads the files of its own build and fails on every regression they list, {@link Gate#MISSING} included.
@@ -39,7 +39,7 @@ final class GateCheck {
     }
 
     /**
-     * The build's gate verdict (README "The regression gate"): every regression of its tier runs, and every tier the build
+     * The build's gate verdict (docs/gate.md "The regression gate"): every regression of its tier runs, and every tier the build
      * owes that left no verdict — a tier whose selector matched no claim test (a moved package, a renamed {@code *FaultIT})
      * writes no report, so only its absence tells.
      *

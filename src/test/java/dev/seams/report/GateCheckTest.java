@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
- * The build's gate execution (pom.xml, phase {@code verify}, after the claims ran; README "The regression gate"):
+ * The build's gate execution (pom.xml, phase {@code verify}, after the claims ran; docs/gate.md "The regression gate"):
  * fails when a whole tier run of this build left a regression against {@code -Dseams.gate}'s baseline — above all an
  * entry that PASSed there and that the run did not produce or produced as NOT_RUN ({@link Gate#MISSING}), which no
  * claim test can fail by itself; a tier with fewer entries than the baseline's; and, in a whole gated build, a tier

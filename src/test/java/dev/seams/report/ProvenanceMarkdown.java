@@ -11,7 +11,7 @@ import java.util.Map;
 public final class ProvenanceMarkdown {
 
     /**
-     * When a committed report is refreshed and what judges the landings in between (README "Verdicts and the report"):
+     * When a committed report is refreshed and what judges the landings in between (docs/gate.md "Where the committed report comes from"):
      * every generated report says it, so that a reader of an older report knows why it may be behind HEAD.
      */
     public static final String REFRESHED = "The committed report is refreshed when a piece of work is finished, from a clean "

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Verifies a committed report's provenance (docs/claims.md "Evidence and the report"; README "Verdicts and the
- * report"): the report names the commit it was produced from and the hashes of that commit's {@code src/},
+ * Verifies a committed report's provenance (docs/claims.md "Evidence and the report"; docs/gate.md "Where the
+ * committed report comes from"): the report names the commit it was produced from and the hashes of that commit's {@code src/},
  * {@code containers/} and {@code pom.xml} ({@link Provenance}). It is accepted when
  * <ol>
  *   <li>it was produced from a clean tree ({@code dirty} false),</li>

@@ -237,7 +237,7 @@ public final class ReportWriter implements LauncherSessionListener {
         json.put("runs", runs);
         if (run.gate() != null) {
             Map<String, Object> gate = new LinkedHashMap<>(run.gate().toJson());
-            // no entry of a tier that ran whole can vanish, whatever its verdict in the baseline (README "The regression gate")
+            // no entry of a tier that ran whole can vanish, whatever its verdict in the baseline (docs/gate.md "The regression gate")
             gate.putAll(run.gate().compare(entries, run.tier(), run.whole()).toJson());
             json.put("gate", gate);
         }

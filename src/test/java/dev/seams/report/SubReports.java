@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 
 /**
  * The reports committed beside a claims report — the mutation tier's, the benchmarks', the candidate profile's, the
- * other sinks' (README "Verdicts and the report") — and how old each is against it: the index lists every one with the
+ * other sinks' (docs/gate.md "Where the committed report comes from") — and how old each is against it: the index lists every one with the
  * commit it was produced from and its distance from this report's source, and marks on the overall line each one whose
  * covered paths ({@code src/}, {@code containers/}, {@code pom.xml}) differ: stale, visible, never blocking.
  */

@@ -13,7 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The entries given up, {@value Gate#WAIVERS} (README "The regression gate"): lines {@code <entry id><TAB><reason>},
+ * The entries given up, {@value Gate#WAIVERS} (docs/gate.md "The regression gate"): lines {@code <entry id><TAB><reason>},
  * each dated by the commit that added it ({@code git blame}). A waiver serves one change of the committed report: it is
  * in force for the gate ({@link Gate#configured}) while it is newer than the commit that last changed the committed
  * report, and for that change's own check ({@code CommittedReportTest}) while it is newer than the change before it.
