@@ -25,8 +25,9 @@ import picocli.CommandLine.Parameters;
  * gate's last step). Prints the profiles and live versions that differ, then the claims whose verdict
  * changed and those found in only one report, the claims whose anomaly counts changed, and with
  * {@code --figures} the claims whose figures or expected values changed (else how many). An entry found
- * only before whose tier (e.g. {@code faults}) did not run after is listed as
- * not compared — neither worse nor passed — and counted apart in the summary.
+ * only before whose tier (e.g. {@code faults}) did not run after, or found only before when the report after is the
+ * older one (generated earlier: it predates the entry), is listed as not compared — neither worse nor passed — and
+ * counted apart in the summary.
  *
  * <p>Exit status: 0 when no claim got worse; 1 when a claim that PASSed before does not PASS after
  * (or is missing after) — a failed upgrade gate; 2 when a file cannot be read or is not a report; with {@code --gate},
@@ -47,7 +48,10 @@ public final class CompareCommand implements Callable<Integer> {
     public static final int WORSE = 1;
     /** Exit status when a report cannot be read. */
     public static final int UNREADABLE = 2;
-    /** Exit status with {@code --gate} when no claim got worse but some were not compared (their tier did not run after). */
+    /**
+     * Exit status with {@code --gate} when no claim got worse but some were not compared (their tier did not run after, or
+     * the report after is older and never ran them).
+     */
     public static final int NOT_COMPARED = 3;
 
     private static final String PASS = "PASS";
@@ -120,7 +124,7 @@ public final class CompareCommand implements Callable<Integer> {
         }
         if (gate && !comparison.notCompared().isEmpty()) {
             System.err.println("compare: --gate: " + comparison.notCompared().size() + " claims not compared (their tier "
-                    + "did not run after): " + comparison.notCompared());
+                    + "did not run after, or the older report after never ran them): " + comparison.notCompared());
             return NOT_COMPARED;
         }
         return 0;
@@ -176,6 +180,9 @@ public final class CompareCommand implements Callable<Integer> {
         List<String> notCompared = new ArrayList<>();
         Set<String> tiersAfter = new LinkedHashSet<>();
         after.path("runs").forEach(r -> tiersAfter.add(r.path("tier").asText()));
+        String beforeAt = before.path("generated_at").asText("");
+        String afterAt = after.path("generated_at").asText("");
+        boolean afterIsOlder = !beforeAt.isEmpty() && !afterAt.isEmpty() && afterAt.compareTo(beforeAt) < 0;
         Set<String> changed = new LinkedHashSet<>();
         List<String> verdicts = new ArrayList<>();
         List<String> anomalies = new ArrayList<>();
@@ -194,6 +201,12 @@ public final class CompareCommand implements Callable<Integer> {
                 if (!tier.isEmpty() && !tiersAfter.isEmpty() && !tiersAfter.contains(tier)) {
                     verdicts.add("  " + id + ": only before (" + b.path("verdict").asText() + "); not compared: its tier "
                             + tier + " did not run after");
+                    notCompared.add(id);
+                    continue;
+                }
+                if (afterIsOlder) {   // e.g. a candidate report made before the entry existed: it never ran it
+                    verdicts.add("  " + id + ": only before (" + b.path("verdict").asText() + "); not compared: not run in "
+                            + "the older report (after, generated " + afterAt + ")");
                     notCompared.add(id);
                     continue;
                 }
@@ -245,8 +258,8 @@ public final class CompareCommand implements Callable<Integer> {
         }
         lines.add("summary: " + ids.size() + " claims, " + changed.size() + " changed, " + worse.size() + " worse"
                 + (worse.isEmpty() ? "" : " " + worse)
-                + (notCompared.isEmpty() ? "" : ", " + notCompared.size() + " not compared (their tier did not run after: "
-                + "no verdict either way)"));
+                + (notCompared.isEmpty() ? "" : ", " + notCompared.size() + " not compared (their tier did not run after, "
+                + "or the older report after never ran them: no verdict either way)"));
         return new Comparison(lines, changed.size(), worse, notCompared);
     }
 
