@@ -57,6 +57,10 @@ public final class LagCommand implements Callable<Integer> {
                     + "5s, 1m; counting the data records behind may take 60 s (default: ${DEFAULT-VALUE})")
     Duration timeout;
 
+    /** What lag sets on its clients itself: its figures depend on them ({@code --kafka-config} may not set them). */
+    static final java.util.Set<String> OWNED = java.util.Set.of("isolation.level", "group.id", "enable.auto.commit",
+            "key.deserializer", "value.deserializer");
+
     @Override
     public Integer call() {
         try (Verbosity.Quiet quiet = verbosity.quiet()) {
@@ -69,7 +73,7 @@ public final class LagCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--fail-above must not be negative, got " + failAbove);
         }
         int status = ExitStatus.OK;
-        KafkaClientConfig clientConfig = kafka.clientConfig();
+        KafkaClientConfig clientConfig = kafka.clientConfig().refusing("lag", OWNED);
         int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
         try (Admin admin = Admin.create(clientConfig.applyTo(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
                 kafka.bootstrapServers(), AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms,

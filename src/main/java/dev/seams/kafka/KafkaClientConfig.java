@@ -5,10 +5,16 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.TreeMap;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The client properties a user gives every Kafka client of a command ({@code --kafka-config FILE}, the
@@ -34,7 +40,9 @@ public record KafkaClientConfig(Map<String, String> properties) {
     /**
      * @param file a Java properties file, read as UTF-8, e.g. the client.properties of a SASL_SSL cluster; null for none
      * @return its properties; {@link #NONE} for null
-     * @throws IllegalArgumentException if the file cannot be read or has a property without a name
+     * @throws IllegalArgumentException naming the file (and the property) if it cannot be read, is not a properties file
+     *     (a malformed escape), has a property without a name, a value a Kafka client would refuse (an unknown {@code
+     *     security.protocol}, a number that is not one), or a SASL protocol without a JAAS configuration
      */
     public static KafkaClientConfig load(Path file) {
         if (file == null) {
@@ -43,8 +51,8 @@ public record KafkaClientConfig(Map<String, String> properties) {
         Properties props = new Properties();
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             props.load(reader);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read the Kafka client config " + file + ": " + e, e);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new IllegalArgumentException("cannot read the Kafka client config " + file + ": " + e.getMessage(), e);
         }
         Map<String, String> config = new TreeMap<>();
         for (String name : props.stringPropertyNames()) {
@@ -53,7 +61,52 @@ public record KafkaClientConfig(Map<String, String> properties) {
             }
             config.put(name, props.getProperty(name).strip());
         }
+        validate(file, config);
         return new KafkaClientConfig(config);
+    }
+
+    /** Each value checked as the Kafka clients will parse it, so that a mistake is one line naming it, not a stack trace. */
+    private static void validate(Path file, Map<String, String> config) {
+        List<ConfigDef> defs = List.of(ConsumerConfig.configDef(), ProducerConfig.configDef(), AdminClientConfig.configDef());
+        for (Map.Entry<String, String> e : config.entrySet()) {
+            for (ConfigDef def : defs) {
+                ConfigDef.ConfigKey key = def.configKeys().get(e.getKey());
+                if (key == null) {
+                    continue;
+                }
+                try {
+                    Object value = ConfigDef.parseType(e.getKey(), e.getValue(), key.type);
+                    if (key.validator != null) {
+                        key.validator.ensureValid(e.getKey(), value);
+                    }
+                } catch (ConfigException refused) {
+                    throw new IllegalArgumentException("the Kafka client config " + file + ": " + refused.getMessage(), refused);
+                }
+            }
+        }
+        String protocol = config.getOrDefault("security.protocol", "PLAINTEXT").toUpperCase(java.util.Locale.ROOT);
+        if (protocol.startsWith("SASL") && !config.containsKey("sasl.jaas.config")
+                && System.getProperty("java.security.auth.login.config") == null) {
+            throw new IllegalArgumentException("the Kafka client config " + file + ": security.protocol=" + protocol
+                    + " without sasl.jaas.config (nor -Djava.security.auth.login.config): the client has no credentials to send");
+        }
+    }
+
+    /**
+     * @param command the command, for the message
+     * @param owned   the settings the command makes itself on some client and a user must not change (e.g. {@code
+     *                isolation.level} for {@code lag}), whether or not to the same value
+     * @return this config
+     * @throws IllegalArgumentException naming the first such setting the file makes
+     */
+    public KafkaClientConfig refusing(String command, java.util.Set<String> owned) {
+        for (String name : new TreeMap<>(properties).keySet()) {
+            if (owned.contains(name)) {
+                throw new IllegalArgumentException("--kafka-config sets " + name + ", which seams " + command
+                        + " sets itself: remove it from the file");
+            }
+        }
+        return this;
     }
 
     /**

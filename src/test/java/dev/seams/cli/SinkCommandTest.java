@@ -160,12 +160,12 @@ class SinkCommandTest {
 
     @Test
     void theKafkaConfigFileReachesTheOptionsAndAConflictIsAUsageError() throws Exception {
-        Path config = Files.writeString(dir.resolve("client.properties"), "security.protocol=SASL_SSL\n");
+        Path config = Files.writeString(dir.resolve("client.properties"), "security.protocol=SSL\n");
         Path conflicting = Files.writeString(dir.resolve("auto.properties"), "enable.auto.commit=true\n");
 
         SinkOptions options = parse("--bootstrap-servers", "b:1", "--kafka-config", config.toString()).options();
 
-        assertThat(options.source().kafkaConfig().properties()).isEqualTo(Map.of("security.protocol", "SASL_SSL"));
+        assertThat(options.source().kafkaConfig().properties()).isEqualTo(Map.of("security.protocol", "SSL"));
         assertThat(parse("--bootstrap-servers", "b:1").options().source().kafkaConfig()).isEqualTo(dev.seams.kafka.KafkaClientConfig.NONE);
         CommandLine cli = SeamsCli.commandLine();
         StringWriter err = new StringWriter();

@@ -71,4 +71,34 @@ class KafkaClientConfigTest {
         assertThatThrownBy(() -> KafkaClientConfig.load(dir.resolve("missing.properties")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("cannot read the Kafka client config ");
     }
+
+    @Test
+    void aValueAKafkaClientWouldRefuseIsOneLineNamingTheFileAndTheProperty() throws Exception {
+        Path typo = Files.writeString(dir.resolve("typo.properties"), "security.protocol=SASL_SSSL\n");
+        assertThatThrownBy(() -> KafkaClientConfig.load(typo)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("the Kafka client config " + typo + ": ").hasMessageContaining("security.protocol");
+        Path number = Files.writeString(dir.resolve("number.properties"), "request.timeout.ms=thirty\n");
+        assertThatThrownBy(() -> KafkaClientConfig.load(number)).hasMessageContaining("request.timeout.ms");
+    }
+
+    @Test
+    void saslWithoutJaasIsRefusedBeforeAnyClientStarts() throws Exception {
+        Path file = Files.writeString(dir.resolve("sasl.properties"), "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n");
+        assertThatThrownBy(() -> KafkaClientConfig.load(file)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("security.protocol=SASL_PLAINTEXT without sasl.jaas.config");
+    }
+
+    @Test
+    void aMalformedEscapeNamesTheFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("escape.properties"), "ssl.truststore.location=C:\\u00zz\n");
+        assertThatThrownBy(() -> KafkaClientConfig.load(file)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("cannot read the Kafka client config " + file);
+    }
+
+    @Test
+    void aSettingTheCommandOwnsIsRefusedWhateverItsValue() throws Exception {
+        assertThatThrownBy(() -> saslSsl().refusing("lag", java.util.Set.of("isolation.level")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("--kafka-config sets isolation.level, which seams lag sets itself: remove it from the file");
+    }
 }
