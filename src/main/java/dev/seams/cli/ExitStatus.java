@@ -40,8 +40,9 @@ public final class ExitStatus {
      */
     public static final int TARGET_TOO_NARROW = 10;
     /**
-     * A server the command needs did not answer within its {@code --timeout} (sysexits' EX_UNAVAILABLE): nothing was
-     * measured or judged; run it again when the server answers ({@code seams lag}).
+     * A server the command needs did not answer within its timeout (sysexits' EX_UNAVAILABLE): nothing was measured,
+     * judged or read; run it again when the server answers ({@code seams lag --timeout}; {@code seams sink} and
+     * {@code seams inbox} when the cluster does not answer for the topic's partitions at start).
      */
     public static final int UNAVAILABLE = 69;
     /** An unexpected error (a bug, or an exception no outcome above names): the stack trace on stderr (sysexits' EX_SOFTWARE). */
@@ -59,6 +60,7 @@ public final class ExitStatus {
             case PERMANENT_WRITE -> PERMANENT_WRITE;
             case UNPROCESSABLE_RECORD -> UNPROCESSABLE_RECORD;
             case TARGET_TOO_NARROW -> TARGET_TOO_NARROW;
+            case UNAVAILABLE -> UNAVAILABLE;
         };
     }
 }

@@ -41,7 +41,8 @@ import picocli.CommandLine.Option;
                 + "via stored offsets and a processed-keys table in the same transaction (or --mode plain: at-least-once).",
         footer = {"", "Exit status: 0 clean run; 1 a poll left uncommitted after retriable failures;",
             "2 usage error; 3 a record that is not an order event; 4 fatal Kafka error;",
-            "5 permanent database error (position printed); 70 unexpected error;", "137 --crash-at fired."})
+            "5 permanent database error (position printed); 69 the cluster did not answer", "(nothing read); 70 unexpected error;",
+            "137 --crash-at fired."})
 public final class InboxCommand implements Callable<Integer> {
 
     /** Exit status for a record that is not an order event ({@link ExitStatus#UNPROCESSABLE_RECORD}). */

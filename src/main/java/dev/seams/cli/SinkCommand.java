@@ -42,7 +42,8 @@ import picocli.CommandLine.Option;
  * (ClickHouse: unknown table or column, type mismatch, value out of range, authentication; or the
  * dead-letter topic refusing a record), with the batch's position on stderr and nothing committed; 10 when a
  * value the source legitimately holds does not fit its ClickHouse column without rounding (claim B15: the record, the
- * column and the ALTER that widens it on stderr, nothing of the batch written or committed); 70 at an
+ * column and the ALTER that widens it on stderr, nothing of the batch written or committed); 69 when the cluster did
+ * not answer for the topic's partitions at start (nothing read; {@link ExitStatus#UNAVAILABLE}); 70 at an
  * unexpected error ({@link ExitStatus#UNEXPECTED}).
  *
  * <p>SIGTERM (a graceful stop: {@code docker stop}, Kubernetes) ends the run as {@link Sink#stop()} does: the
@@ -53,7 +54,8 @@ import picocli.CommandLine.Option;
         description = "Consume customer.totals (or orders.events) into ClickHouse, at-least-once.",
         footer = {"", "Exit status: 0 clean run; 1 a batch left uncommitted after retriable failures;",
             "2 usage error; 4 fatal Kafka error; 5 permanent write error (position printed);",
-            "10 a value does not fit its ClickHouse column without rounding (the ALTER to run printed);", "70 unexpected error."})
+            "10 a value does not fit its ClickHouse column without rounding (the ALTER to run printed);",
+            "69 the cluster did not answer (nothing read); 70 unexpected error."})
 public final class SinkCommand implements Callable<Integer> {
 
     /** How long a SIGTERM waits for the run to finish its batch in hand and its closing commits. */

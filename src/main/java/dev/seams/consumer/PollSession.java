@@ -94,12 +94,16 @@ public final class PollSession {
      *
      * @param topic    the topic to consume
      * @param listener the caller's rebalance callbacks (seek on assignment, commit on revocation)
-     * @throws RunStoppedException if the topic does not exist ({@link RunStoppedException.Stop#FATAL_KAFKA})
+     * @throws RunStoppedException if the topic does not exist ({@link RunStoppedException.Stop#FATAL_KAFKA}), or the cluster
+     *     did not answer for its partitions ({@link RunStoppedException.Stop#UNAVAILABLE})
      */
     public void subscribe(String topic, ConsumerRebalanceListener listener) {
         List<PartitionInfo> partitions;
         try {
             partitions = consumer.partitionsFor(topic, METADATA_TIMEOUT);
+        } catch (org.apache.kafka.common.errors.TimeoutException e) {   // unreachable, not refused
+            throw new RunStoppedException(RunStoppedException.Stop.UNAVAILABLE, "the cluster did not answer within "
+                    + METADATA_TIMEOUT.toSeconds() + " s for the partitions of " + topic + ": " + e.getMessage(), e);
         } catch (KafkaException e) {
             throw fatal("cannot read the partitions of " + topic, e);
         }

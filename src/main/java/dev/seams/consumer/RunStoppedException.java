@@ -24,7 +24,9 @@ public class RunStoppedException extends RuntimeException {
          * A value the source legitimately holds that a target column cannot hold without rounding
          * (claim B15, {@code sink.TargetTooNarrowException}): the column must be widened first.
          */
-        TARGET_TOO_NARROW
+        TARGET_TOO_NARROW,
+        /** The cluster did not answer within the client's timeout: nothing was read; the run may start again later. */
+        UNAVAILABLE
     }
 
     private final Stop stop;

@@ -137,6 +137,21 @@ class PollSessionTest {
     }
 
     @Test
+    void aClusterThatDoesNotAnswerIsUnavailableNotRefused() {
+        MockConsumer<byte[], byte[]> silent = new MockConsumer<>("earliest") {
+            @Override
+            public synchronized java.util.List<org.apache.kafka.common.PartitionInfo> partitionsFor(String topic, Duration timeout) {
+                throw new org.apache.kafka.common.errors.TimeoutException("Timeout expired while fetching topic metadata");
+            }
+        };
+        RunStoppedException e = catchThrowableOfType(RunStoppedException.class,
+                () -> new PollSession(silent, new RunWindow(null, Duration.ofSeconds(5), false), clock).subscribe(TOPIC, NOTHING));
+
+        assertThat(e.stop()).isEqualTo(RunStoppedException.Stop.UNAVAILABLE);
+        assertThat(e).hasMessageStartingWith("the cluster did not answer within").hasMessageContaining("partitions of " + TOPIC);
+    }
+
+    @Test
     void aFatalPollErrorStopsTheRun() {
         PollSession session = session(new RunWindow(null, Duration.ofSeconds(3), false));
         consumer.setPollException(new TopicAuthorizationException("not allowed to read " + TOPIC));
