@@ -25,9 +25,9 @@ import picocli.CommandLine.Parameters;
  * gate's last step). Prints the profiles and live versions that differ, then the claims whose verdict
  * changed and those found in only one report, the claims whose anomaly counts changed, and with
  * {@code --figures} the claims whose figures or expected values changed (else how many). An entry found
- * only before whose tier (e.g. {@code faults}) did not run after, or found only before when the report after is the
- * older one (generated earlier: it predates the entry), is listed as not compared — neither worse nor passed — and
- * counted apart in the summary.
+ * only before whose tier (e.g. {@code faults}) did not run after is listed as not compared — neither worse nor passed —
+ * and counted apart in the summary. An entry that passed before and is missing from a report after that is the older of
+ * the two is still worse (it may predate the entry, or have lost it: only a report made later can tell), and says so.
  *
  * <p>Exit status: 0 when no claim got worse; 1 when a claim that PASSed before does not PASS after
  * (or is missing after) — a failed upgrade gate; 2 when a file cannot be read or is not a report; with {@code --gate},
@@ -48,10 +48,7 @@ public final class CompareCommand implements Callable<Integer> {
     public static final int WORSE = 1;
     /** Exit status when a report cannot be read. */
     public static final int UNREADABLE = 2;
-    /**
-     * Exit status with {@code --gate} when no claim got worse but some were not compared (their tier did not run after, or
-     * the report after is older and never ran them).
-     */
+    /** Exit status with {@code --gate} when no claim got worse but some were not compared (their tier did not run after). */
     public static final int NOT_COMPARED = 3;
 
     private static final String PASS = "PASS";
@@ -124,7 +121,7 @@ public final class CompareCommand implements Callable<Integer> {
         }
         if (gate && !comparison.notCompared().isEmpty()) {
             System.err.println("compare: --gate: " + comparison.notCompared().size() + " claims not compared (their tier "
-                    + "did not run after, or the older report after never ran them): " + comparison.notCompared());
+                    + "did not run after): " + comparison.notCompared());
             return NOT_COMPARED;
         }
         return 0;
@@ -204,13 +201,11 @@ public final class CompareCommand implements Callable<Integer> {
                     notCompared.add(id);
                     continue;
                 }
-                if (afterIsOlder) {   // e.g. a candidate report made before the entry existed: it never ran it
-                    verdicts.add("  " + id + ": only before (" + b.path("verdict").asText() + "); not compared: not run in "
-                            + "the older report (after, generated " + afterAt + ")");
-                    notCompared.add(id);
-                    continue;
-                }
-                verdicts.add("  " + id + ": only before (" + b.path("verdict").asText() + ")");
+                // missing after is worse even when the report after is the older one: it may predate the entry, or have
+                // lost it; only a report made after the entry existed can tell (regenerate it)
+                verdicts.add("  " + id + ": only before (" + b.path("verdict").asText() + ")" + (afterIsOlder
+                        ? "; missing from the older report after (generated " + afterAt + "): it may predate the entry; "
+                        + "regenerate it to compare" : ""));
                 changed.add(id);
                 if (PASS.equals(b.path("verdict").asText())) {
                     worse.add(id);
@@ -258,8 +253,8 @@ public final class CompareCommand implements Callable<Integer> {
         }
         lines.add("summary: " + ids.size() + " claims, " + changed.size() + " changed, " + worse.size() + " worse"
                 + (worse.isEmpty() ? "" : " " + worse)
-                + (notCompared.isEmpty() ? "" : ", " + notCompared.size() + " not compared (their tier did not run after, "
-                + "or the older report after never ran them: no verdict either way)"));
+                + (notCompared.isEmpty() ? "" : ", " + notCompared.size() + " not compared (their tier did not run after: "
+                + "no verdict either way)"));
         return new Comparison(lines, changed.size(), worse, notCompared);
     }
 

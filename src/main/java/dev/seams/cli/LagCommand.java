@@ -74,10 +74,17 @@ public final class LagCommand implements Callable<Integer> {
         }
         int status = ExitStatus.OK;
         KafkaClientConfig clientConfig = kafka.clientConfig().refusing("lag", OWNED);
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("--timeout must be above 0, got " + timeout);
+        }
+        Map<String, Object> own = new java.util.HashMap<>(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
         int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
-        try (Admin admin = Admin.create(clientConfig.applyTo(Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                kafka.bootstrapServers(), AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, ms)))) {
+        for (String key : List.of(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG)) {
+            if (!clientConfig.properties().containsKey(key)) {   // the file's own timeouts stand (docs/sink.md)
+                own.put(key, ms);
+            }
+        }
+        try (Admin admin = Admin.create(clientConfig.applyTo(own))) {
             LagProbe probe = new LagProbe(admin, kafka.bootstrapServers(), maxRead, clientConfig, timeout);
             for (String group : groups) {
                 List<PartitionLag> lags = probe.describe(group);

@@ -44,10 +44,21 @@ public final class SeamsCli {
      */
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new SeamsCli());
-        cli.setParameterExceptionHandler((e, args) -> usageError(e.getCommandLine(), e.getMessage()));
+        cli.setParameterExceptionHandler((e, args) -> {
+            int status = usageError(e.getCommandLine(), e.getMessage());
+            if (e instanceof CommandLine.UnmatchedArgumentException unmatched) {   // "Did you mean: seams lag?"
+                CommandLine.UnmatchedArgumentException.printSuggestions(unmatched, e.getCommandLine().getErr());
+            }
+            return status;
+        });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof IllegalArgumentException) {
                 return usageError(commandLine, e.getMessage());
+            }
+            Throwable unconfigured = clientNotStarted(e);
+            if (unconfigured != null) {
+                return usageError(commandLine, "a Kafka client cannot start with these settings (--kafka-config): "
+                        + unconfigured.getMessage());
             }
             Throwable refused = kafkaRefusal(e);
             if (refused != null) {
@@ -72,6 +83,26 @@ public final class SeamsCli {
         commandLine.getErr().println(commandLine.getColorScheme().errorText(name + ": " + message));
         commandLine.getErr().println("Try '" + name + " --help' for more information.");
         return ExitStatus.USAGE;
+    }
+
+    /**
+     * @param failure what a command threw
+     * @return the innermost cause of a Kafka client that failed to start ({@code Failed to create new KafkaAdminClient},
+     *     {@code Failed to construct kafka consumer}: its settings, e.g. a SASL login without a JAAS configuration), or
+     *     null if there is none
+     */
+    static Throwable clientNotStarted(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof org.apache.kafka.common.KafkaException && t.getMessage() != null
+                    && (t.getMessage().startsWith("Failed to create new Kafka") || t.getMessage().startsWith("Failed to construct kafka"))) {
+                Throwable root = t;
+                while (root.getCause() != null && root.getCause() != root) {
+                    root = root.getCause();
+                }
+                return root;
+            }
+        }
+        return null;
     }
 
     /**

@@ -41,8 +41,9 @@ public record KafkaClientConfig(Map<String, String> properties) {
      * @param file a Java properties file, read as UTF-8, e.g. the client.properties of a SASL_SSL cluster; null for none
      * @return its properties; {@link #NONE} for null
      * @throws IllegalArgumentException naming the file (and the property) if it cannot be read, is not a properties file
-     *     (a malformed escape), has a property without a name, a value a Kafka client would refuse (an unknown {@code
-     *     security.protocol}, a number that is not one), or a SASL protocol without a JAAS configuration
+     *     (a malformed escape), has a property without a name, or a value a Kafka client would refuse (an unknown {@code
+     *     security.protocol}, a number that is not one); what only a client's start can tell (a SASL login without a
+     *     JAAS configuration) is a usage error of the command line ({@code cli/SeamsCli})
      */
     public static KafkaClientConfig load(Path file) {
         if (file == null) {
@@ -52,7 +53,7 @@ public record KafkaClientConfig(Map<String, String> properties) {
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             props.load(reader);
         } catch (IOException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("cannot read the Kafka client config " + file + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("cannot read the Kafka client config " + file + ": " + e, e);
         }
         Map<String, String> config = new TreeMap<>();
         for (String name : props.stringPropertyNames()) {
@@ -83,12 +84,6 @@ public record KafkaClientConfig(Map<String, String> properties) {
                     throw new IllegalArgumentException("the Kafka client config " + file + ": " + refused.getMessage(), refused);
                 }
             }
-        }
-        String protocol = config.getOrDefault("security.protocol", "PLAINTEXT").toUpperCase(java.util.Locale.ROOT);
-        if (protocol.startsWith("SASL") && !config.containsKey("sasl.jaas.config")
-                && System.getProperty("java.security.auth.login.config") == null) {
-            throw new IllegalArgumentException("the Kafka client config " + file + ": security.protocol=" + protocol
-                    + " without sasl.jaas.config (nor -Djava.security.auth.login.config): the client has no credentials to send");
         }
     }
 

@@ -21,6 +21,13 @@ public final class OffsetRangeReader {
     private OffsetRangeReader() {
     }
 
+    /** The ranges were not read within the timeout: the cluster served too slowly, or not at all. */
+    public static final class NotReadInTimeException extends IllegalStateException {
+        NotReadInTimeException(String message) {
+            super(message);
+        }
+    }
+
     /**
      * Visits every record in {@code [from, to)} of each partition, in offset order per partition; where {@code from} is
      * below the partition's log start, from the log start (the records below it are gone). Control markers are never
@@ -34,7 +41,7 @@ public final class OffsetRangeReader {
      * @param to               partition → offset to stop before; a partition with {@code from >= to} is not read
      * @param timeout          how long the whole read may take
      * @param each             called with each record in range
-     * @throws IllegalStateException if the ranges were not read within {@code timeout}
+     * @throws NotReadInTimeException if the ranges were not read within {@code timeout}
      * @throws org.apache.kafka.common.KafkaException on a fatal client error (authorization, unknown topic)
      */
     public static void read(String bootstrapServers, KafkaClientConfig clientConfig, IsolationLevel isolation,
@@ -59,7 +66,7 @@ public final class OffsetRangeReader {
             long deadline = System.nanoTime() + timeout.toNanos();
             while (behind.stream().anyMatch(tp -> consumer.position(tp) < to.get(tp))) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("could not read up to the offsets " + to + " within " + timeout);
+                    throw new NotReadInTimeException("could not read up to the offsets " + to + " within " + timeout);
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     if (r.offset() < to.get(new TopicPartition(r.topic(), r.partition()))) {

@@ -230,8 +230,13 @@ public final class LagProbe {
         Map<TopicPartition, Long> counts = new HashMap<>();
         // a read of up to maxGapRead records per partition, not one request: never bounded below the default
         Duration budget = timeout.compareTo(DEFAULT_TIMEOUT) > 0 ? timeout : DEFAULT_TIMEOUT;
-        OffsetRangeReader.read(bootstrapServers, clientConfig, IsolationLevel.READ_UNCOMMITTED, from, to, budget,
-                r -> counts.merge(new TopicPartition(r.topic(), r.partition()), 1L, Long::sum));
+        try {
+            OffsetRangeReader.read(bootstrapServers, clientConfig, IsolationLevel.READ_UNCOMMITTED, from, to, budget,
+                    r -> counts.merge(new TopicPartition(r.topic(), r.partition()), 1L, Long::sum));
+        } catch (org.apache.kafka.common.errors.TimeoutException | OffsetRangeReader.NotReadInTimeException slow) {
+            throw new UnansweredException("the cluster at " + bootstrapServers + " did not serve the records behind within "
+                    + budget.toSeconds() + " s (" + slow.getMessage() + ")", slow);
+        }
         return counts;
     }
 
@@ -332,6 +337,6 @@ public final class LagProbe {
 
     private UnansweredException unanswered(Throwable cause) {
         return new UnansweredException("the cluster at " + bootstrapServers + " did not answer within " + timeout.toMillis() / 1000.0
-                + " s (" + cause.getMessage() + ")", cause);
+                + " s (" + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()) + ")", cause);
     }
 }

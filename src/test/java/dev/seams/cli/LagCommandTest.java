@@ -133,4 +133,26 @@ class LagCommandTest {
             root.detachAppender(seen);
         }
     }
+
+    @Test
+    void aSaslLoginWithoutAJaasConfigurationIsAUsageErrorInOneLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path config = java.nio.file.Files.writeString(dir.resolve("sasl.properties"),
+                "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n");
+        picocli.CommandLine cli = SeamsCli.commandLine();
+        java.io.StringWriter err = new java.io.StringWriter();
+        cli.setErr(new java.io.PrintWriter(err));
+
+        int status = cli.execute("lag", "--bootstrap-server", "127.0.0.1:1", "--kafka-config", config.toString(), "--timeout", "1s");
+
+        assertThat(status).isEqualTo(ExitStatus.USAGE);
+        assertThat(err.toString().lines().findFirst().orElseThrow()).startsWith("seams lag: a Kafka client cannot start with "
+                + "these settings (--kafka-config): ").contains("JAAS");
+    }
+
+    @Test
+    void aTimeoutOfZeroIsAUsageError() {
+        assertThat(SeamsCli.commandLine().setErr(new java.io.PrintWriter(new java.io.StringWriter()))
+                .execute("lag", "--bootstrap-server", "127.0.0.1:1", "--timeout", "0s")).isEqualTo(ExitStatus.USAGE);
+    }
 }

@@ -185,9 +185,11 @@ final class KillRecovery {
                     firstTime(t, 4, now, () -> !Double.isNaN(t[2]) && Reconciliation.customerTotalsFinal(stand).matches());
                     firstTime(t, 5, now, () -> streams.logText().contains(StreamsProcess.STARTING));
                     firstTime(t, 6, now, () -> streams.logText().contains(StreamsProcess.RUNNING));
-                    if (Double.isNaN(t[4]) && !Double.isNaN(t[3]) && now - t[3] > Pipeline.stuckSeconds()) {
-                        throw Pipeline.stalled("ds-streams and the sink read everything " + Math.round(now - t[3])
-                                + " s ago and ClickHouse's FINAL still differs from PG: " + Reconciliation.customerTotalsFinal(stand).describe());
+                    if (Pipeline.stuckSeconds() > 0 && Double.isNaN(t[4]) && !Double.isNaN(t[3]) && now - t[3] > Pipeline.stuckSeconds()) {
+                        String how = "ds-streams and the sink read everything " + Math.round(now - t[3]) + " s ago and "
+                                + "ClickHouse's FINAL still differs from PG: " + Reconciliation.customerTotalsFinal(stand).describe();
+                        dev.seams.report.TierClock.pipelineStalled(how);
+                        throw new AssertionError("recovered, FINAL = PG: " + how);   // B9's own check, not the settle's
                     }
                     slowestRoundNanos[0] = Math.max(slowestRoundNanos[0], System.nanoTime() - roundStart);
                     return !Double.isNaN(t[0] + t[1] + t[3] + t[4] + t[5] + t[6]);

@@ -82,13 +82,6 @@ class KafkaClientConfigTest {
     }
 
     @Test
-    void saslWithoutJaasIsRefusedBeforeAnyClientStarts() throws Exception {
-        Path file = Files.writeString(dir.resolve("sasl.properties"), "security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n");
-        assertThatThrownBy(() -> KafkaClientConfig.load(file)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("security.protocol=SASL_PLAINTEXT without sasl.jaas.config");
-    }
-
-    @Test
     void aMalformedEscapeNamesTheFile() throws Exception {
         Path file = Files.writeString(dir.resolve("escape.properties"), "ssl.truststore.location=C:\\u00zz\n");
         assertThatThrownBy(() -> KafkaClientConfig.load(file)).isInstanceOf(IllegalArgumentException.class)

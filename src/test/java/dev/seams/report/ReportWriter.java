@@ -177,8 +177,13 @@ public final class ReportWriter implements LauncherSessionListener {
                 }
             }
             Set<String> carriedTiers = runs.stream().skip(1).map(r -> String.valueOf(r.get("tier"))).collect(Collectors.toSet());
+            // a carried run that stopped before its end keeps its claims NOT_RUN with the stop's reason (TierClock)
+            Set<String> cut = runs.stream().skip(1).map(r -> r.get("stopped")).filter(Map.class::isInstance)
+                    .flatMap(st -> ((List<Object>) ((Map<String, Object>) st).getOrDefault("not_run", List.of())).stream())
+                    .map(String::valueOf).collect(Collectors.toSet());
             for (Map<String, Object> c : (List<Map<String, Object>>) previous.getOrDefault("claims", List.of())) {
-                if (carriedTiers.contains(String.valueOf(c.get("tier"))) && !Verdict.NOT_RUN.name().equals(c.get("verdict"))) {
+                if (carriedTiers.contains(String.valueOf(c.get("tier")))
+                        && (!Verdict.NOT_RUN.name().equals(c.get("verdict")) || cut.contains(String.valueOf(c.get("id"))))) {
                     entries.add(c);
                 }
             }

@@ -117,6 +117,21 @@ class ReportWriterTest {
     }
 
     @Test
+    void aCarriedTierThatStoppedKeepsItsCutEntriesWithTheStopsReason(@TempDir Path dir) throws Exception {
+        ClaimEvidence cut = new ClaimEvidence("B5[broker-kill]", "t", "BrokerFaultIT#b5", List.of());
+        cut.finish(new Verdicts.Outcome(Verdict.NOT_RUN, "the tier's claims ran out of their 3000 s", List.of()));
+        Map<String, Object> stop = Map.of("reason", "the tier's claims ran out of their 3000 s", "not_run", List.of("B5[broker-kill]"));
+        ReportWriter.write(dir, SUITE, List.of(passed("B5[clickhouse-stop@50%]"), cut), new ReportWriter.Run("faults", 1,
+                Instant.parse("2026-11-30T10:00:00Z"), SOURCE, null, true, stop), ClaimCatalog.load(), true);
+        ReportWriter.write(dir, SUITE, List.of(passed("B5[cluster-leader-kill]")), run("faults-cluster", SOURCE), ClaimCatalog.load(), true);
+
+        Map<String, Object> all = ReportWriter.read(dir.resolve("guarantees.json"));
+        assertThat(claims(all)).filteredOn(c -> c.get("id").equals("B5[broker-kill]")).extracting(c -> c.get("reason"))
+                .containsExactly("the tier's claims ran out of their 3000 s");
+        assertThat(Files.readString(dir.resolve("guarantees.md"))).contains("**Overall: FAIL** — the faults tier stopped");
+    }
+
+    @Test
     void theFaultsProfilesTwoExecutionsLandInOneReport(@TempDir Path dir) throws Exception {
         // pom.xml's faults profile: the single-broker execution (tier faults), then the cluster one (faults-cluster)
         ReportWriter.write(dir, SUITE, List.of(passed("G1")), run("default", SOURCE), ClaimCatalog.load(), true);
