@@ -128,7 +128,15 @@ public final class CompareCommand implements Callable<Integer> {
     }
 
     private static JsonNode read(Path file) throws IOException {
-        JsonNode json = new ObjectMapper().readTree(file.toFile());
+        JsonNode json;
+        try {
+            json = new ObjectMapper().readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JsonProcessingException notJson) {
+            throw new IllegalArgumentException(file + " is not a guarantees.json report (not JSON: line "
+                    + notJson.getLocation().getLineNr() + ", column " + notJson.getLocation().getColumnNr() + ")", notJson);
+        } catch (IOException unreadable) {
+            throw new IOException("cannot read " + file + ": " + unreadable, unreadable);
+        }
         if (json == null || !json.path("claims").isArray()) {
             throw new IllegalArgumentException(file + " is not a guarantees.json report (no \"claims\" array)");
         }

@@ -173,4 +173,21 @@ class CompareCommandTest {
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("before: " + before + " (profile current, 2026-12-01T10:00:00Z)")
                 .contains("G6[optimize_on_insert=1]: PASS -> FAIL").contains("figures: 3 claims changed");
     }
+
+    @Test
+    void aFileThatIsNotAReportIsOneLineNamingIt(@TempDir Path dir) throws Exception {
+        Path notJson = java.nio.file.Files.writeString(dir.resolve("README.md"), "# seams\n");
+        java.io.PrintStream stderr = System.err;
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int status;
+        try {
+            System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+            status = SeamsCli.commandLine().execute("compare", notJson.toString(), notJson.toString());
+        } finally {
+            System.setErr(stderr);
+        }
+        assertThat(status).isEqualTo(CompareCommand.UNREADABLE);
+        assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8).strip()).isEqualTo("compare: " + notJson
+                + " is not a guarantees.json report (not JSON: line 1, column 1)");
+    }
 }
