@@ -51,32 +51,20 @@ class LagCommandTest {
         assertThat(help).contains("6 a group's lag above --fail-above").contains("(default: 10000)").contains("--fail-above=N");
     }
 
-    @Test
-    void aKafkaConfigThatRedirectsTheClusterIsRefusedBeforeConnecting(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"--bootstrap-servers", "--bootstrap-server"})
+    void aKafkaConfigThatRedirectsTheClusterIsRefusedBeforeConnecting(String option,
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        // --bootstrap-server, the Kafka tools' spelling, is parsed as --bootstrap-servers, then the file refused alike
         java.nio.file.Path config = java.nio.file.Files.writeString(dir.resolve("c.properties"), "bootstrap.servers=elsewhere:9092\n");
         picocli.CommandLine cli = SeamsCli.commandLine();
         java.io.StringWriter err = new java.io.StringWriter();
         cli.setErr(new java.io.PrintWriter(err));
 
-        int status = cli.execute("lag", "--bootstrap-servers", "127.0.0.1:1", "--kafka-config", config.toString());
+        int status = cli.execute("lag", option, "127.0.0.1:1", "--kafka-config", config.toString());
 
         assertThat(status).isEqualTo(ExitStatus.USAGE);
         assertThat(err.toString()).contains("--kafka-config sets bootstrap.servers, which seams sets itself to 127.0.0.1:1");
-    }
-
-    @Test
-    void theKafkaToolsSpellingOfTheBootstrapOptionIsAccepted(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws Exception {
-        java.nio.file.Path config = java.nio.file.Files.writeString(dir.resolve("c.properties"), "bootstrap.servers=elsewhere:9092\n");
-        picocli.CommandLine cli = SeamsCli.commandLine();
-        java.io.StringWriter err = new java.io.StringWriter();
-        cli.setErr(new java.io.PrintWriter(err));
-
-        int status = cli.execute("lag", "--bootstrap-server", "127.0.0.1:1", "--kafka-config", config.toString());
-
-        assertThat(status).as("parsed, then refused on the file as with --bootstrap-servers").isEqualTo(ExitStatus.USAGE);
-        assertThat(err.toString()).contains("which seams sets itself to 127.0.0.1:1");
     }
 
     @Test
