@@ -41,7 +41,7 @@ import picocli.CommandLine.Parameters;
             "2 a file is not a readable report; 3 (--gate) none worse, but claims not compared."})
 public final class CompareCommand implements Callable<Integer> {
 
-    @Mixin
+    @Mixin(name = Verbosity.MIXIN)
     Verbosity verbosity = new Verbosity();
 
     /** Exit status when some claim that passed before does not pass after. */
@@ -87,12 +87,6 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (Verbosity.Quiet quiet = verbosity.quiet()) {
-            return run();
-        }
-    }
-
-    private Integer run() {
         JsonNode b;
         JsonNode a;
         try {

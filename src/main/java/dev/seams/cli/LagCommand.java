@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
             "6 a group's lag above --fail-above;", "69 the cluster did not answer within --timeout;", "70 unexpected error."})
 public final class LagCommand implements Callable<Integer> {
 
-    @Mixin
+    @Mixin(name = Verbosity.MIXIN)
     Verbosity verbosity = new Verbosity();
 
     @Mixin
@@ -63,12 +63,6 @@ public final class LagCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (Verbosity.Quiet quiet = verbosity.quiet()) {
-            return run();
-        }
-    }
-
-    private Integer run() {
         if (failAbove != null && failAbove < 0) {
             throw new IllegalArgumentException("--fail-above must not be negative, got " + failAbove);
         }

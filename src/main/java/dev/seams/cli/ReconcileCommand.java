@@ -55,7 +55,7 @@ import picocli.CommandLine.Option;
             "7 PostgreSQL refused (nothing written); 70 unexpected error."})
 public final class ReconcileCommand implements Callable<Integer> {
 
-    @Mixin
+    @Mixin(name = Verbosity.MIXIN)
     Verbosity verbosity = new Verbosity();
 
     @Mixin
@@ -90,12 +90,6 @@ public final class ReconcileCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() {
-        try (Verbosity.Quiet quiet = verbosity.quiet()) {
-            return run();
-        }
-    }
-
-    private Integer run() {
         if (!table.matches("[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)?")) {
             throw new IllegalArgumentException("--table must be a plain table name, optionally schema-qualified: " + table);
         }

@@ -1,5 +1,6 @@
 package dev.seams.cli;
 
+import dev.seams.cli.options.Verbosity;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import picocli.CommandLine.Command;
@@ -51,6 +52,16 @@ public final class SeamsCli {
             }
             return status;
         });
+        cli.setExecutionStrategy(parseResult -> {   // a one-shot command logs warnings and errors only (Verbosity)
+            CommandLine.ParseResult leaf = parseResult;
+            while (leaf.hasSubcommand()) {
+                leaf = leaf.subcommand();
+            }
+            CommandLine.Model.CommandSpec mixin = leaf.commandSpec().mixins().get(Verbosity.MIXIN);
+            try (Verbosity.Quiet quiet = mixin == null ? () -> { } : ((Verbosity) mixin.userObject()).quiet()) {
+                return new CommandLine.RunLast().execute(parseResult);
+            }
+        });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof IllegalArgumentException) {
                 return usageError(commandLine, e.getMessage());
@@ -92,14 +103,19 @@ public final class SeamsCli {
      *     null if there is none
      */
     static Throwable clientNotStarted(Throwable failure) {
+        Throwable t = firstCause(failure, c -> c instanceof org.apache.kafka.common.KafkaException && c.getMessage() != null
+                && (c.getMessage().startsWith("Failed to create new Kafka") || c.getMessage().startsWith("Failed to construct kafka")));
+        while (t != null && t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    /** @return the first throwable of {@code failure}'s cause chain (itself included) that matches, or null */
+    private static Throwable firstCause(Throwable failure, java.util.function.Predicate<Throwable> matches) {
         for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof org.apache.kafka.common.KafkaException && t.getMessage() != null
-                    && (t.getMessage().startsWith("Failed to create new Kafka") || t.getMessage().startsWith("Failed to construct kafka"))) {
-                Throwable root = t;
-                while (root.getCause() != null && root.getCause() != root) {
-                    root = root.getCause();
-                }
-                return root;
+            if (matches.test(t)) {
+                return t;
             }
         }
         return null;
@@ -110,11 +126,6 @@ public final class SeamsCli {
      * @return the Kafka authentication or authorization failure in its cause chain, or null if there is none
      */
     static Throwable kafkaRefusal(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof AuthenticationException || t instanceof AuthorizationException) {
-                return t;
-            }
-        }
-        return null;
+        return firstCause(failure, t -> t instanceof AuthenticationException || t instanceof AuthorizationException);
     }
 }

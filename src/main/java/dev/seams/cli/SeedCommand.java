@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
             "7 PostgreSQL refused (nothing committed); 70 unexpected error."})
 public final class SeedCommand implements Callable<Integer> {
 
-    @Mixin
+    @Mixin(name = Verbosity.MIXIN)
     Verbosity verbosity = new Verbosity();
 
     @Option(names = "--jdbc-url", required = true, description = "e.g. jdbc:postgresql://localhost:5432/test")
@@ -53,12 +53,6 @@ public final class SeedCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() {
-        try (Verbosity.Quiet quiet = verbosity.quiet()) {
-            return run();
-        }
-    }
-
-    private Integer run() {
         String secret = login.password(env);
         try (Connection connection = DriverManager.getConnection(jdbcUrl, login.user(), secret)) {
             int inserted = OrderSeeder.seed(connection, count, customers, seed).size();

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
             "9 slot at risk; 70 unexpected error."})
 public final class SlotCommand implements Callable<Integer> {
 
-    @Mixin
+    @Mixin(name = Verbosity.MIXIN)
     Verbosity verbosity = new Verbosity();
 
     @Option(names = "--jdbc-url", required = true, description = "the source, e.g. jdbc:postgresql://localhost:5432/test")
@@ -54,12 +54,6 @@ public final class SlotCommand implements Callable<Integer> {
      */
     @Override
     public Integer call() {
-        try (Verbosity.Quiet quiet = verbosity.quiet()) {
-            return run();
-        }
-    }
-
-    private Integer run() {
         if (maxRetainedMib != null && maxRetainedMib < 0) {
             throw new IllegalArgumentException("--max-retained-mib must not be negative, got " + maxRetainedMib);
         }

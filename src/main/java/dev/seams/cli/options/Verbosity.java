@@ -9,11 +9,13 @@ import picocli.CommandLine.Option;
  * {@code -v}/{@code --verbose} of the one-shot commands ({@code lag}, {@code seed}, {@code compare}, {@code reconcile},
  * {@code slot}): their result goes to stdout, and by default stderr holds warnings and errors only — not the Kafka
  * clients' configuration dumps nor progress lines, and of the Kafka clients' own log only errors (the command says in one
- * line what failed). The long-running processes ({@code streams}, {@code sink},
+ * line what failed). {@code cli/SeamsCli} quiets the log around a command that has this mixin. The long-running processes ({@code streams}, {@code sink},
  * {@code inbox}) keep their INFO log: it is the record of their operation.
  */
 public final class Verbosity {
 
+    /** The mixin's name in a command ({@code @Mixin(name = MIXIN)}): the command line quiets the log around it. */
+    public static final String MIXIN = "verbosity";
     private static final String KAFKA = "org.apache.kafka";
 
     @Option(names = {"-v", "--verbose"}, description = "log progress and the clients' configuration on stderr too "
@@ -44,10 +46,5 @@ public final class Verbosity {
         // the clients' own warnings (a broker not reachable yet, retried) repeat what the command says in one line
         context.getLoggerList().stream().filter(l -> l.getName().startsWith(KAFKA)).forEach(l -> l.setLevel(Level.ERROR));
         return () -> context.getLoggerList().forEach(l -> l.setLevel(levels.get(l)));
-    }
-
-    /** @return whether {@code --verbose} was given */
-    public boolean verbose() {
-        return verbose;
     }
 }
