@@ -68,7 +68,7 @@ public final class ClaimExtension implements BeforeEachCallback, ParameterResolv
         if (claim == null || template) {
             return ConditionEvaluationResult.enabled("");
         }
-        String id = claim.id() + suffix(claim, context);
+        String id = entryId(claim, context);
         Optional<String> cut = TierClock.jvm().cut(id);
         if (cut.isEmpty()) {
             return ConditionEvaluationResult.enabled("");
@@ -87,19 +87,20 @@ public final class ClaimExtension implements BeforeEachCallback, ParameterResolv
     public void beforeEach(ExtensionContext context) {
         Method method = context.getRequiredTestMethod();
         Claim claim = method.getAnnotation(Claim.class);
-        String id = claim.id() + suffix(claim, context);
+        String id = entryId(claim, context);
         ClaimEvidence evidence = new ClaimEvidence(id, claim.title(), test(context), List.of(claim.exercises()));
         Evidence.register(evidence);
         TierClock.jvm().started(id);
         context.getStore(NAMESPACE).put(KEY, evidence);
     }
 
-    private static String suffix(Claim claim, ExtensionContext context) {
+    /** @return the entry's id: the claim's, with its variant or its parameter set's display name in brackets */
+    private static String entryId(Claim claim, ExtensionContext context) {
         if (!claim.variant().isEmpty()) {
-            return "[" + claim.variant() + "]";
+            return claim.id() + "[" + claim.variant() + "]";
         }
         boolean invocation = context.getParent().flatMap(ExtensionContext::getTestMethod).isPresent();
-        return invocation ? "[" + context.getDisplayName() + "]" : "";
+        return claim.id() + (invocation ? "[" + context.getDisplayName() + "]" : "");
     }
 
     @Override

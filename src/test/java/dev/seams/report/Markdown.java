@@ -120,7 +120,7 @@ final class Markdown {
         StringBuilder md = new StringBuilder();
         String title = statement != null ? statement.title() : String.valueOf(entries.get(0).get("title"));
         md.append("# ").append(claim).append(" — ").append(title).append("\n\n[The report](../").append(INDEX).append(") · ")
-                .append(overall(entries, id -> "#" + anchor(id))).append("\n");
+                .append(overall(entries, id -> "#" + anchor(id), List.of())).append("\n");
         if (statement != null) {
             md.append("\n**The claim** (`docs/claims.md`): ").append(statement.text()).append("\n");
         }
@@ -174,7 +174,7 @@ final class Markdown {
      *     not, by verdict (issue 37, "the report as an index")
      */
     static String overall(List<Map<String, Object>> claims) {
-        return overall(claims, Markdown::link);
+        return overall(claims, Markdown::link, List.of());
     }
 
     /**
@@ -186,16 +186,16 @@ final class Markdown {
     static String overall(List<Map<String, Object>> claims, List<Map<String, Object>> runs) {
         List<String> stops = runs.stream().filter(r -> r.get("stopped") instanceof Map)
                 .map(r -> GateCheck.stopLine(String.valueOf(r.get("tier")), (Map<String, Object>) r.get("stopped"))).toList();
-        String line = overall(claims);
-        return stops.isEmpty() ? line
-                : "**Overall: FAIL** — " + String.join("; ", stops) + ". " + line.replaceFirst("^\\*\\*Overall: [^*]+\\*\\* — ", "");
+        return overall(claims, Markdown::link, stops);
     }
 
     /**
-     * @param link entry id → the link to its section from where the line stands
+     * @param link  entry id → the link to its section from where the line stands
+     * @param stops the tiers that stopped before their end ({@link GateCheck#stopLine}): FAIL, named first
      * @return the one-line verdict of {@code claims}, as {@link #overall(List)}
      */
-    private static String overall(List<Map<String, Object>> claims, java.util.function.Function<String, String> link) {
+    private static String overall(List<Map<String, Object>> claims, java.util.function.Function<String, String> link,
+                                  List<String> stops) {
         Map<String, List<String>> notPassing = new java.util.TreeMap<>();
         for (Map<String, Object> c : claims) {
             String verdict = String.valueOf(c.get("verdict"));
@@ -203,10 +203,11 @@ final class Markdown {
                 notPassing.computeIfAbsent(verdict, v -> new ArrayList<>()).add("[" + c.get("id") + "](" + link.apply(String.valueOf(c.get("id"))) + ")");
             }
         }
+        StringBuilder line = new StringBuilder(!stops.isEmpty() ? "**Overall: FAIL** — " + String.join("; ", stops) + ". "
+                : notPassing.isEmpty() ? "**Overall: PASS** — " : "**Overall: not PASS** — ");
         if (notPassing.isEmpty()) {
-            return "**Overall: PASS** — " + (claims.size() == 1 ? "its one entry passes." : "all " + claims.size() + " entries pass.");
+            return line.append(claims.size() == 1 ? "its one entry passes." : "all " + claims.size() + " entries pass.").toString();
         }
-        StringBuilder line = new StringBuilder("**Overall: not PASS** — ");
         notPassing.forEach((verdict, ids) -> line.append(verdict).append(" ").append(ids.size()).append(": ")
                 .append(String.join(", ", ids)).append("; "));
         long passing = claims.size() - notPassing.values().stream().mapToLong(List::size).sum();

@@ -20,7 +20,7 @@ import java.util.function.LongSupplier;
  * </ul>
  * A claim already running when a bound passes ends on its own waits. A tier that stopped this way is red: the report's
  * overall line says FAIL with the reason ({@link Markdown}), and the build's gate execution fails on the file
- * {@link ReportWriter} leaves ({@link GateCheck#stoppedTiers}). Unset or 0: no bound (a unit test, a sample claim).
+ * {@link ReportWriter} leaves ({@link GateCheck#stops}). Unset or 0: no bound (a unit test, a sample claim).
  */
 public final class TierClock {
 
