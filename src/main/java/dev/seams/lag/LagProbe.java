@@ -14,6 +14,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.IsolationLevel;
@@ -143,11 +144,16 @@ public final class LagProbe {
 
     /** @return the group's committed offsets; none for a group the cluster does not know (a typo is a row, not a failure) */
     private Map<TopicPartition, OffsetAndMetadata> groupOffsets(String group) {
+        return unlessUnknownGroup(() -> get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()), Map.of());
+    }
+
+    /** @return the request's answer, or {@code none} when the cluster knows no such group ({@link GroupIdNotFoundException}) */
+    private static <T> T unlessUnknownGroup(java.util.function.Supplier<T> request, T none) {
         try {
-            return get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata());
+            return request.get();
         } catch (IllegalStateException e) {
             if (e.getCause() instanceof GroupIdNotFoundException) {
-                return Map.of();
+                return none;
             }
             throw e;
         }
@@ -260,14 +266,8 @@ public final class LagProbe {
      */
     public Map<TopicPartition, Owner> owners(String group) {
         Map<TopicPartition, Owner> owners = new HashMap<>();
-        try {
-            get(admin.describeConsumerGroups(List.of(group)).all()).get(group).members().forEach(m ->
-                    m.assignment().topicPartitions().forEach(tp -> owners.put(tp, new Owner(m.consumerId(), m.host(), m.clientId()))));
-        } catch (IllegalStateException e) {
-            if (!(e.getCause() instanceof GroupIdNotFoundException)) {
-                throw e;
-            }
-        }
+        unlessUnknownGroup(() -> get(admin.describeConsumerGroups(List.of(group)).all()).get(group).members(), List.<MemberDescription>of())
+                .forEach(m -> m.assignment().topicPartitions().forEach(tp -> owners.put(tp, new Owner(m.consumerId(), m.host(), m.clientId()))));
         return owners;
     }
 
