@@ -148,12 +148,17 @@ class ClaimExtensionTest {
 
     @Test
     void failFastLeavesTheClaimsAfterTheFirstRedOneUnrun() {
+        Events events = runFailingFast(Samples.class);
+        assertThat(events.failed().count()).as("G1 and B8 both fail alone: only the first of them runs").isEqualTo(1);
+        assertThat(events.skipped().count()).as("every test after it is skipped").isPositive();
+    }
+
+    /** @return the test events of the sample class run with {@value ClaimExtension#FAIL_FAST}=true */
+    private static Events runFailingFast(Class<?> samples) {
         System.setProperty(ClaimExtension.FAIL_FAST, "true");
         ClaimExtension.resetFailFast();
         try {
-            Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(Samples.class)).execute().testEvents();
-            assertThat(events.failed().count()).as("G1 and B8 both fail alone: only the first of them runs").isEqualTo(1);
-            assertThat(events.skipped().count()).as("every test after it is skipped").isPositive();
+            return EngineTestKit.engine("junit-jupiter").selectors(selectClass(samples)).execute().testEvents();
         } finally {
             System.clearProperty(ClaimExtension.FAIL_FAST);
             ClaimExtension.resetFailFast();
@@ -210,16 +215,9 @@ class ClaimExtensionTest {
 
     @Test
     void failFastGoesOnPastARedOfATimeoutAndStopsAtTheFirstCheckThatFired() {
-        System.setProperty(ClaimExtension.FAIL_FAST, "true");
-        ClaimExtension.resetFailFast();
-        try {
-            Events events = EngineTestKit.engine("junit-jupiter").selectors(selectClass(TimeoutFirst.class)).execute().testEvents();
-            assertThat(events.failed().count()).as("B9 (timed out) and G1 (its check fired) both run").isEqualTo(2);
-            assertThat(events.skipped().count()).as("G2, after the check that fired").isEqualTo(1);
-        } finally {
-            System.clearProperty(ClaimExtension.FAIL_FAST);
-            ClaimExtension.resetFailFast();
-        }
+        Events events = runFailingFast(TimeoutFirst.class);
+        assertThat(events.failed().count()).as("B9 (timed out) and G1 (its check fired) both run").isEqualTo(2);
+        assertThat(events.skipped().count()).as("G2, after the check that fired").isEqualTo(1);
     }
 
     private static Map<String, ClaimEvidence> run(Class<?> samples) {
