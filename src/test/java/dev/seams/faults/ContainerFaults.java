@@ -130,6 +130,80 @@ public final class ContainerFaults {
         };
     }
 
+    /**
+     * Every packet between {@code target} and {@code peer} on the stand's network dropped for {@code hold}, then let through
+     * again (Jepsen's partition nemesis): two iptables DROP rules in {@code target}'s network namespace, entered from the
+     * Docker host ({@code nsenter}, as root). Their connections to each other hang; every other connection of either goes
+     * on (e.g. the load's to PostgreSQL through its published port, where {@link #networkCut} stops it too). Proof: both
+     * rules in place ({@code iptables -C}). Where the namespace cannot be entered (not root, a Docker engine on another
+     * machine) the proof fails with the reason: UNVERIFIED, never PASS.
+     *
+     * @param targetName the target's name in the proof, e.g. {@code postgres}
+     * @param peerName   the peer's, e.g. {@code connect}
+     */
+    public static Fault partition(String name, ContainerControl target, String targetName, ContainerControl peer,
+                                  String peerName, Network network, Duration hold, BooleanSupplier serving) {
+        return new Base(name, hold, serving) {
+            private String[][] rules = new String[0][];
+
+            @Override
+            public Proof inject() {
+                String ip = peer.address(network).orElse(null);
+                if (ip == null) {
+                    return Proof.missing(peerName + " has no address on the stand's network");
+                }
+                rules = new String[][] {{"INPUT", "-s", ip}, {"OUTPUT", "-d", ip}};
+                try {
+                    for (String[] rule : rules) {
+                        iptables(target, "-I", rule);
+                    }
+                    for (String[] rule : rules) {
+                        iptables(target, "-C", rule);
+                    }
+                } catch (IllegalStateException cannot) {
+                    return Proof.missing("cannot drop packets in " + targetName + "'s network namespace: " + cannot.getMessage());
+                }
+                return Proof.of("packets between " + targetName + " and " + peerName + " (" + ip + ") dropped in " + targetName
+                        + "'s network namespace (iptables INPUT and OUTPUT DROP rules in place)");
+            }
+
+            @Override
+            void undo() {
+                for (String[] rule : rules) {
+                    iptables(target, "-D", rule);
+                }
+                rules = new String[0][];
+            }
+        };
+    }
+
+    /** Runs {@code iptables <op> <chain> <-s|-d> <ip> -j DROP} in the container's network namespace, from the host. */
+    private static void iptables(ContainerControl container, String op, String[] rule) {
+        long pid = container.pid();
+        if (pid <= 0) {
+            throw new IllegalStateException("the container does not run");
+        }
+        java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("nsenter", "-t", Long.toString(pid), "-n",
+                "iptables", "-w", op, rule[0], rule[1], rule[2], "-j", "DROP"));
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            if (!p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", command) + " did not end within 15 s");
+            }
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+            if (p.exitValue() != 0) {
+                throw new IllegalStateException(String.join(" ", command) + " exited " + p.exitValue()
+                        + (out.isEmpty() ? "" : ": " + out.lines().findFirst().orElse("")));
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(String.join(" ", command) + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(String.join(" ", command) + " interrupted", e);
+        }
+    }
+
     /** The shared part: name, hold, and heal = undo + wait until serving (also of {@link ClusterFaults}). */
     abstract static class Base implements Fault {
 

@@ -45,6 +45,16 @@ public interface Fault {
     void heal();
 
     /**
+     * Asked after {@link #heal()}: a fault whose effect needs something in flight (WAL waiting for a cut-off connector)
+     * says here that nothing was, and the point is UNVERIFIED with that reason, not a PASS that put nothing at stake.
+     *
+     * @return why nothing was at stake while the fault held; empty when something was, or the fault does not tell
+     */
+    default java.util.Optional<String> nothingAtStake() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * What proves a fault took effect.
      *
      * @param tookEffect whether it did

@@ -89,9 +89,11 @@ public final class FaultMatrix {
      * @param sinkRecoverySeconds from the end of the heal until the sink committed everything {@code customer.totals} held then
      * @param streamsRecoverySeconds from the end of the heal until ds-streams committed everything {@code orders.events} held then
      * @param retries             the sink's retry lines logged while the fault was on ({@code nothing committed})
+     * @param nothingAtStake      the fault's own word, after its heal, on why nothing was at stake while it held
+     *                            ({@link Fault#nothingAtStake()}), or empty
      */
     public record Injected(Fault.Proof proof, double heldSeconds, double sinkRecoverySeconds, double streamsRecoverySeconds,
-                           long retries, long lagAtInjection, long lagBeforeHeal) {
+                           long retries, long lagAtInjection, long lagBeforeHeal, java.util.Optional<String> nothingAtStake) {
     }
 
     /**
@@ -243,6 +245,7 @@ public final class FaultMatrix {
         if (positions) {
             e.figure("offset_samples", offsets.samples());
             e.figure("offset_samples_judged", offsets.judged());
+            e.figure("positions_committed_ahead_of_clickhouse", offsets.positionsAhead());
             e.check("offsets_ahead_of_clickhouse", offsets.violations()).isZero("samples (every " + OffsetSampler.PERIOD_MS
                     + " ms, per partition) where the sink's committed offset passed a data record raw_totals did not hold"
                     + (offsets.examples().isEmpty() ? "" : ": " + offsets.examples()));
@@ -301,7 +304,8 @@ public final class FaultMatrix {
                     }
                     return !Double.isNaN(t[0]) && !Double.isNaN(t[1]);
                 });
-        return new Injected(proof, round(held), round(t[0]), round(t[1]), retries, lagAtInjection, lagBeforeHeal);
+        return new Injected(proof, round(held), round(t[0]), round(t[1]), retries, lagAtInjection, lagBeforeHeal,
+                fault.nothingAtStake());
     }
 
     /**

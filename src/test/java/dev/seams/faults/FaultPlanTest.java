@@ -66,4 +66,19 @@ class FaultPlanTest {
         assertThat(plan.stalledGroup()).isEqualTo("g");
         assertThat(plan.stalledTopic()).isEqualTo(RunNames.CUSTOMER_TOTALS);
     }
+
+    private static FaultSchedule.Shot<FaultMatrix.Injected> shot(java.util.Optional<String> nothingAtStake) {
+        FaultMatrix.Injected in = new FaultMatrix.Injected(Fault.Proof.of("rules in place"), 30.5, 1.0, 1.0, 0, -1, -1,
+                nothingAtStake);
+        return new FaultSchedule.Shot<>(1, 0.5, 0.5, in);
+    }
+
+    @Test
+    void aPointWithNothingAtStakeIsUnproven() {
+        FaultMatrix.Plan plan = FaultMatrix.Plan.of("postgres-network-cut", null, 1, sink(true, List.of("g"))).quick();
+
+        assertThat(FaultPoints.unproven(plan, shot(java.util.Optional.of("no WAL was waiting"))))
+                .isEqualTo("nothing was at stake while the fault held: no WAL was waiting");
+        assertThat(FaultPoints.unproven(plan, shot(java.util.Optional.empty()))).isNull();
+    }
 }

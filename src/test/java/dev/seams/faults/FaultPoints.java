@@ -40,19 +40,7 @@ final class FaultPoints {
                 p.figure("lag_" + plan.stalledGroup() + "_before_heal", in.lagBeforeHeal());
             }
             p.note("Reconciliation with PG runs once the whole load settled: see the entry " + e.id() + ".");
-            String missing = null;
-            if (!in.proof().tookEffect()) {
-                missing = "the fault did not take effect: " + in.proof().evidence();
-            } else if (!shot.midLoad()) {
-                missing = "the injection landed after the whole load was committed in PG";
-            } else if (!shot.onPoint()) {
-                missing = "the injection " + shot.offPoint() + " (the previous one was still held)";
-            } else if (plan.retriesExpected() && in.retries() == 0) {
-                missing = "the sink logged no failed write while the fault was on: the fault did not reach it";
-            } else if (plan.stalledGroup() != null && in.lagBeforeHeal() <= in.lagAtInjection()) {
-                missing = plan.stalledGroup() + "'s lag did not grow while the fault was on (" + in.lagAtInjection() + " -> "
-                        + in.lagBeforeHeal() + "): the fault did not stall it";
-            }
+            String missing = unproven(plan, shot);
             if (missing != null) {
                 p.unverified(missing);
                 unproven.add(shot.label() + ": " + missing);
@@ -66,5 +54,29 @@ final class FaultPoints {
         if (!unproven.isEmpty()) {
             e.unverified(String.join("; ", unproven));
         }
+    }
+
+    /**
+     * @return why the shot does not prove its point (its proof failed, it landed off its point or after the load, the
+     *     fault said nothing was at stake, or it did not cause the retries or the stall the plan requires), or {@code null}
+     */
+    static String unproven(FaultMatrix.Plan plan, Shot<FaultMatrix.Injected> shot) {
+        FaultMatrix.Injected in = shot.result();
+        String missing = null;
+        if (!in.proof().tookEffect()) {
+            missing = "the fault did not take effect: " + in.proof().evidence();
+        } else if (!shot.midLoad()) {
+            missing = "the injection landed after the whole load was committed in PG";
+        } else if (!shot.onPoint()) {
+            missing = "the injection " + shot.offPoint() + " (the previous one was still held)";
+        } else if (in.nothingAtStake().isPresent()) {
+            missing = "nothing was at stake while the fault held: " + in.nothingAtStake().get();
+        } else if (plan.retriesExpected() && in.retries() == 0) {
+            missing = "the sink logged no failed write while the fault was on: the fault did not reach it";
+        } else if (plan.stalledGroup() != null && in.lagBeforeHeal() <= in.lagAtInjection()) {
+            missing = plan.stalledGroup() + "'s lag did not grow while the fault was on (" + in.lagAtInjection() + " -> "
+                    + in.lagBeforeHeal() + "): the fault did not stall it";
+        }
+        return missing;
     }
 }

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,8 +43,10 @@ public final class OffsetSampler implements AutoCloseable {
      * @param judged     readings with a storage reading
      * @param violations (sample, partition) pairs whose commit was ahead of storage
      * @param examples   up to 10 violations, {@code p2: committed 1040 (last data 1038) > stored 1011}
+     * @param positionsAhead data records committed while ClickHouse did not hold them, each position counted once however
+     *                   many samples saw it: what a crash of the sink at the worst of those moments would have lost
      */
-    public record Result(long samples, long judged, long violations, List<String> examples) {
+    public record Result(long samples, long judged, long violations, List<String> examples, long positionsAhead) {
     }
 
     private final Topics topics;
@@ -135,6 +138,7 @@ public final class OffsetSampler implements AutoCloseable {
         long judged = 0;
         long violations = 0;
         List<String> examples = new ArrayList<>();
+        Map<Integer, NavigableSet<Long>> ahead = new HashMap<>();
         for (int i = 0; i < readings.size(); i++) {
             Sample s = readings.get(i);
             // no storage reading (ClickHouse down or frozen): judged against the next one; raw_totals only grows
@@ -148,10 +152,12 @@ public final class OffsetSampler implements AutoCloseable {
             }
             judged++;
             for (Map.Entry<Integer, Long> c : s.committed().entrySet()) {
-                Long lastData = data.getOrDefault(c.getKey(), new TreeSet<>()).lower(c.getValue());
+                NavigableSet<Long> records = data.getOrDefault(c.getKey(), new TreeSet<>());
+                Long lastData = records.lower(c.getValue());
                 long stored = storedThen.getOrDefault(c.getKey(), -1L);
                 if (lastData != null && lastData > stored) {
                     violations++;
+                    ahead.computeIfAbsent(c.getKey(), p -> new TreeSet<>()).addAll(records.subSet(stored, false, lastData, true));
                     if (examples.size() < 10) {
                         examples.add("p" + c.getKey() + ": committed " + c.getValue() + " (last data " + lastData
                                 + ") > stored " + stored);
@@ -159,7 +165,7 @@ public final class OffsetSampler implements AutoCloseable {
                 }
             }
         }
-        return new Result(readings.size(), judged, violations, examples);
+        return new Result(readings.size(), judged, violations, examples, ahead.values().stream().mapToLong(Set::size).sum());
     }
 
     @Override

@@ -37,4 +37,15 @@ class OffsetSamplerTest {
         assertThat(r.violations()).isEqualTo(2);
         assertThat(r.samples()).isEqualTo(3);
     }
+
+    @Test
+    void aPositionSeenAheadBySeveralSamplesCountsOnce() {
+        OffsetSampler.Result r = OffsetSampler.judge(List.of(
+                new OffsetSampler.Sample(Map.of(0, 8L), Map.of(0, 5L)),   // 6 and 7 committed, not stored
+                new OffsetSampler.Sample(Map.of(0, 8L), Map.of(0, 5L)),   // the same two again
+                new OffsetSampler.Sample(Map.of(0, 10L), Map.of(0, 6L)),  // 7, 8 and 9: two new
+                new OffsetSampler.Sample(Map.of(0, 10L), Map.of(0, 9L))), DATA);
+        assertThat(r.violations()).isEqualTo(3);
+        assertThat(r.positionsAhead()).isEqualTo(4);
+    }
 }

@@ -48,8 +48,8 @@ public final class SnapshotFault {
     }
 
     /**
-     * The snapshot's batch sizes, the one deviation of the second connector from the shipped configuration besides its
-     * name, slot, publication, topic and row filter: Debezium's {@code max.batch.size} and {@code snapshot.fetch.size}
+     * The snapshot's batch sizes where a claim sets them (B3's kill: little in flight), the one deviation of the second
+     * connector from the shipped configuration besides its name, slot, publication, topic and row filter: Debezium's {@code max.batch.size} and {@code snapshot.fetch.size}
      * (rows the driver fetches at a time) set to {@code batch}, {@code max.queue.size} to twice that, {@code
      * poll.interval.ms} to {@code pauseMs}. Smaller batches than Debezium's defaults (2,048 and 10,240) leave less in
      * flight inside Connect when the fault strikes; they slow the snapshot little (Debezium waits {@code
@@ -92,6 +92,19 @@ public final class SnapshotFault {
      *                                   held a while) every row was in the topic by the heal: then it interrupted nothing
      */
     public static Run run(ClaimEvidence e, StandContext s, int orders, int customers, Pace pace, Fault fault) {
+        return snapshot(e, s, orders, customers, pace, fault);
+    }
+
+    /**
+     * {@link #run(ClaimEvidence, StandContext, int, int, Pace, Fault)} with the shipped connector's own batch sizes and
+     * poll interval: the second connector differs from the shipped one only in its names and the snapshot's row filter
+     * (claim B17), each difference a row of the figure {@code connector_overrides}.
+     */
+    public static Run run(ClaimEvidence e, StandContext s, int orders, int customers, Fault fault) {
+        return snapshot(e, s, orders, customers, null, fault);
+    }
+
+    private static Run snapshot(ClaimEvidence e, StandContext s, int orders, int customers, Pace pace, Fault fault) {
         Stand stand = s.stand();
         Topics topics = s.topics();
         ConnectWorker connect = new ConnectWorker(stand.connect());
@@ -112,7 +125,9 @@ public final class SnapshotFault {
         String suffix = Long.toString(System.currentTimeMillis(), 36);
         String name = "seams-snapshot-" + suffix;
         String slot = "seams_snapshot_" + suffix;
-        connect.register(name, connector(stand, slot, firstId, pace));
+        Map<String, String> config = connector(stand, slot, firstId, pace);
+        e.figure("connector_overrides", ConnectorTwin.overrides(stand.connectorConfig(), config));
+        connect.register(name, config);
         long recordsAtFault;
         long whileHeld = 0;
         Map<TopicPartition, Long> atFault;
@@ -247,10 +262,12 @@ public final class SnapshotFault {
         config.put("transforms.route.replacement", RunNames.ORDERS_EVENTS);
         config.put("snapshot.select.statement.overrides", "public.orders");
         config.put("snapshot.select.statement.overrides.public.orders", "SELECT * FROM public.orders WHERE order_id >= " + firstId);
-        config.put("max.batch.size", Integer.toString(pace.batch()));
-        config.put("max.queue.size", Integer.toString(2 * pace.batch()));
-        config.put("poll.interval.ms", Integer.toString(pace.pauseMs()));
-        config.put("snapshot.fetch.size", Integer.toString(pace.batch()));
+        if (pace != null) {
+            config.put("max.batch.size", Integer.toString(pace.batch()));
+            config.put("max.queue.size", Integer.toString(2 * pace.batch()));
+            config.put("poll.interval.ms", Integer.toString(pace.pauseMs()));
+            config.put("snapshot.fetch.size", Integer.toString(pace.batch()));
+        }
         return config;
     }
 

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * backoff (one log line per retry naming the error class), never commits an offset beyond what
  * ClickHouse stored (sampled every 500 ms all along), and catches up; FINAL = PG per customer and
  * per order. ClickHouse keeps its fixed host port across the restart (stand/Stand). Beside the stop runs the offset
- * sampler's twin ({@link OffsetTwin}: a sink that commits before it writes, sampled the same way), whose count must
- * be above 0 where the real sink's is 0.
+ * sampler's twin ({@link OffsetTwin}: a sink that commits before it writes, sampled the same way, stopped and started
+ * again at the end of each outage), whose records committed ahead of ClickHouse and records lost must be above 0 where
+ * the real sink's are 0.
  */
 @ExtendWith(StandContext.Resolver.class)
 class ClickHouseFaultIT {
@@ -48,8 +49,8 @@ class ClickHouseFaultIT {
     void clickhouseStop(ClaimEvidence e, StandContext s) {
         ClickHouse ch = s.ch();
         try (OffsetTwin twin = OffsetTwin.start(s)) {   // the offset sampler's twin, on the same load and outage
-            run(e, s, ContainerFaults.stop("clickhouse-stop", s.stand().control("clickhouse"), STOP_HOLD, STOP_TIMEOUT,
-                    () -> ch.scalar("SELECT 1") == 1),
+            run(e, s, twin.restartedBeforeHeal(ContainerFaults.stop("clickhouse-stop", s.stand().control("clickhouse"),
+                    STOP_HOLD, STOP_TIMEOUT, () -> ch.scalar("SELECT 1") == 1)),
                     5201, FaultMatrix.HELD_CHANGES_PER_SECOND);
             twin.record(e);
         }

@@ -74,8 +74,10 @@ class MembershipIT {
             threads.shutdownNow();
         }
         MembershipDrain.recordStays(e, "", stays.changes());
-        recordRemoval(e.part("failing commit"), removal[0], first);
-        drain.check(e, first, outcome, stays.changes().stream().map(c -> c.result().second()).toList());
+        MembershipDrain.WrittenWhileRemoved removed = removal[0] == null ? MembershipDrain.WrittenWhileRemoved.NONE
+                : removal[0].written();
+        long duplicates = drain.check(e, first, outcome, stays.changes().stream().map(c -> c.result().second()).toList(), removed);
+        recordRemoval(e.part("failing commit"), removal[0], first, duplicates);
 
         MembershipHold holding = MembershipHold.seed(s);   // after the drain's checks: it resets the group
         holding.record(e, holding.run());
@@ -93,8 +95,9 @@ class MembershipIT {
      * @param drained the backlog's share written when it was removed
      * @param behind  data records behind the group's committed offsets then
      * @param removed whether the broker removed a member
+     * @param written the backlog's rows the harness saw stored at the removal and at the rejoin
      */
-    private record Removal(double drained, long behind, boolean removed) {
+    private record Removal(double drained, long behind, boolean removed, MembershipDrain.WrittenWhileRemoved written) {
     }
 
     /**
@@ -109,22 +112,29 @@ class MembershipIT {
             return null;
         }
         Groups groups = Groups.of(s.endpoints().admin());
-        Removal removal = new Removal(drain.drained(), MembershipDrain.dataBehind(s.topics()), groups.removeAllMembers(GROUP));
+        double drained = drain.drained();
+        long behind = MembershipDrain.dataBehind(s.topics());
+        long storedAtRemoval = drain.stored();
+        boolean removed = groups.removeAllMembers(GROUP);
         int partitions = s.topics().partitionCount(RunNames.CUSTOMER_TOTALS);
         await("the first instance rejoined after its removal").atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(100))
                 .until(() -> firstRun.isDone() || groups.stableAssignments(GROUP)
                         .filter(a -> a.size() == 1 && a.get(0).size() == partitions).isPresent());
-        return removal;
+        return new Removal(drained, behind, removed, new MembershipDrain.WrittenWhileRemoved(storedAtRemoval, drain.stored()));
     }
 
     /**
-     * The forced failing commit's entry B12[failing commit]: the removal met records behind and a commit of the first
-     * instance failed ({@code first_instance_commit_errors}; none: UNVERIFIED, as without a removal that met records
-     * behind). That its run still ended normally — "a failing offset commit is retried, not fatal" — is B12's own
-     * check {@code first_instance_ended_normally}, which this part's verdict follows; what the failed commits left to
-     * be written again is bounded in B12 (one poll per failed commit).
+     * The forced failing commit's entry B12[failing commit]: the removal met records behind, and the first instance wrote
+     * rows while it was out of the group (the harness's count, {@code rows_written_while_removed}; none: UNVERIFIED, the
+     * failing path did not run). Those rows' commits failed, so each is written again by the member once it rejoined:
+     * {@code raw_duplicate_rows} is expected to equal them, within one poll either way (a commit on its way at the
+     * removal; a poll of the rejoined member counted before the harness saw it back). That its run still ended normally
+     * — "a failing offset commit is retried, not fatal" — is B12's own check {@code first_instance_ended_normally},
+     * which this part's verdict follows. The sink's own count of failed commits is a figure, never a bound.
+     *
+     * @param duplicates raw_totals rows beyond one per backlog position, B12's
      */
-    private static void recordRemoval(ClaimEvidence part, Removal removal, SinkSummary first) {
+    private static void recordRemoval(ClaimEvidence part, Removal removal, SinkSummary first, long duplicates) {
         if (removal == null || first == null) {
             part.unverified(first == null ? "the first instance did not end normally (see " + part.partOf() + ")"
                     : "the first instance had ended before the removal: no commit could fail");
@@ -133,16 +143,21 @@ class MembershipIT {
         part.figure("drained_at_removal", FaultSchedule.percent(removal.drained()));
         part.figure("records_behind_at_removal", removal.behind());
         part.figure("member_removed", removal.removed());
+        long written = part.figure("rows_written_while_removed", removal.written().rows());
         part.figure("first_instance_commit_errors", first.commitErrors());
         if (!removal.removed() || removal.behind() == 0) {
             part.unverified(!removal.removed() ? "the broker removed no member" : "no record was behind at the removal");
-        } else if (first.commitErrors() == 0) {
-            part.unverified("no offset commit of the first instance failed after its removal: the failing path did not run");
+        } else if (written == 0) {
+            part.unverified("the first instance wrote nothing while it was out of the group: no commit could fail");
+        } else {
+            part.check("raw_duplicate_rows_vs_rows_written_while_removed", Math.abs(duplicates - written))
+                    .isAtMost(SinkConsumer.MAX_POLL_RECORDS, "raw_duplicate_rows (" + duplicates + ") against the rows the "
+                            + "harness saw written while the member was out of the group (" + written + "): each of those "
+                            + "is written again after the rejoin, and nothing else is; within one poll either way");
         }
         part.note("The first instance, alone in the group after the second stay, is removed by the Admin API "
-                + "(removeMembersFromConsumerGroup, KIP-571) while it drains: the commit of its batch in hand names a member "
-                + "the coordinator no longer knows and fails (consumer/OffsetCommitter counts it, keeps or drops the offsets), "
-                + "the consumer rejoins at its next poll and the run goes on. " + part.partOf() + " bounds the rows written "
-                + "again by one poll per failed commit.");
+                + "(removeMembersFromConsumerGroup, KIP-571) while it drains: the commits of what it writes until it notices "
+                + "name a member the coordinator no longer knows and fail (consumer/OffsetCommitter counts them, keeps or "
+                + "drops the offsets), the consumer rejoins at its next poll and the run goes on, writing those rows again.");
     }
 }

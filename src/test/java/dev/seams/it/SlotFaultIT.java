@@ -43,8 +43,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * connector fails and snapshots again). The shipped connector's slot and a twin's are dropped at once (walsender
  * terminated first) and orders are written, changed and deleted while no slot exists. A connector that then starts on
  * a new slot at the current position has lost those changes: the shipped configuration must stop instead, its task
- * FAILED with Debezium's log position check's reason ("... no longer available on the server"), also after a
- * supervisor's restart; the twin with {@code offset.mismatch.strategy=trust_slot} (which skips that check, as Debezium's
+ * FAILED with Debezium's log position check's reason ("... no longer available on the server", which does not name
+ * the slot), also after a supervisor's restart, and {@code seams slot} must name the slot lost (exit status 8); the twin with {@code offset.mismatch.strategy=trust_slot} (which skips that check, as Debezium's
  * documentation recommends where slots are durable) shows what happens otherwise — RUNNING on a new slot, the gap's
  * orders missing from its topic. Then the documented recovery (docs/source.md "When the slot is lost": offsets deleted,
  * a new slot, a re-snapshot, {@code seams reconcile} for the deletes no snapshot carries) must bring ds-streams and
@@ -112,12 +112,16 @@ class SlotFaultIT {
             }
             Gap gap = writeGap(pg, before, FIRST_CUSTOMER);
             e.figure("gap", gap.toString());
-            // then: the shipped connector fails by name, also after a restart; the twin runs on a new slot without the gap
+            // then: the shipped connector fails, also after a restart, and seams slot names the slot; the twin runs on a new slot without the gap
             ConnectWorker.TaskStatus shipped = awaitOutcome(connect, slots, RunNames.CONNECTOR, slot, e, "shipped");
             e.check("shipped_task_failed_position_not_available", "FAILED".equals(shipped.state())
                     && shipped.trace().contains(NO_LONGER_AVAILABLE) ? 1 : 0).isEqualTo(1, "the shipped connector's task fails, "
                     + "also after a restart, because the position of its offsets is not on the server (\"" + NO_LONGER_AVAILABLE
-                    + "\"): stopped by name, not streaming on from a new slot");
+                    + "\"): stopped, not streaming on from a new slot");
+            e.figure("shipped_task_trace_names_the_slot", shipped.trace().contains(slot));
+            e.check("seams_slot_exit_status_once_dropped", slotCommand(s, slot)).isEqualTo(ExitStatus.SLOT_LOST,
+                    "seams slot --slot " + slot + " names the dropped slot lost (it does not exist), exit status 8: Debezium's "
+                            + "reason says the position is gone, not which slot");
             ConnectWorker.TaskStatus twin = awaitOutcome(connect, slots, TWIN_CONNECTOR, TWIN_SLOT, e, "twin");
             e.negativeControl("twin_gap_orders_lost", twinLost(s, pg, gap, "RUNNING".equals(twin.state())), Anomaly.LOST,
                     "the twin (offset.mismatch.strategy=trust_slot: no log position check) runs on a new slot: the orders "

@@ -29,6 +29,29 @@ public final class ConnectorTwin {
         return twin;
     }
 
+    /**
+     * What a claim's connector changes of the shipped one, for its evidence.
+     *
+     * @param shipped the shipped configuration
+     * @param used    the configuration the claim registers
+     * @return one line per setting that differs, in the order of {@code used} then of the removed ones: {@code key: shipped
+     *     value -> used value}, {@code (not set)} for a side without it
+     */
+    public static java.util.List<String> overrides(Map<String, String> shipped, Map<String, String> used) {
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        used.forEach((k, v) -> {
+            if (!v.equals(shipped.get(k))) {
+                lines.add(k + ": " + shipped.getOrDefault(k, "(not set)") + " -> " + v);
+            }
+        });
+        shipped.forEach((k, v) -> {
+            if (!used.containsKey(k)) {
+                lines.add(k + ": " + v + " -> (not set)");
+            }
+        });
+        return lines;
+    }
+
     /** @return the topic a twin on {@code slot} routes its order events to */
     public static String events(String slot) {
         return slot + ".events";

@@ -229,6 +229,15 @@ public final class ContainerControl {
         return info != null && Boolean.TRUE.equals(info.getState().getRunning());
     }
 
+    /**
+     * @return the process id of the container's PID 1 on the Docker host (0 when it does not run): what {@code nsenter}
+     *     enters to reach the container's namespaces
+     */
+    public long pid() {
+        InspectContainerResponse info = inspect();
+        return info == null || info.getState().getPidLong() == null ? 0 : info.getState().getPidLong();
+    }
+
     /** @return whether Docker reports the container paused */
     public boolean isPaused() {
         InspectContainerResponse info = inspect();

@@ -54,6 +54,20 @@ public final class ReplicationSlots {
                 rs -> new Slot(rs.getString(1), rs.getBoolean(2), rs.getString(3), rs.getLong(4)));
     }
 
+    /**
+     * @return the server's WAL position now ({@code pg_current_wal_lsn()}), bytes from 0/0
+     * @throws IllegalStateException if PostgreSQL cannot be read
+     */
+    public long walPosition() {
+        try (Connection c = pg.call(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint")) {
+            rs.next();
+            return rs.getLong(1);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read pg_current_wal_lsn()", e);
+        }
+    }
+
     /** Reads a row of one slot, or none. */
     private <T> Optional<T> first(String sql, String slot, String what, RowReader<T> row) {
         try (Connection c = pg.call(); PreparedStatement st = c.prepareStatement(sql)) {
