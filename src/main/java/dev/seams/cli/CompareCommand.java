@@ -26,13 +26,14 @@ import picocli.CommandLine.Parameters;
  * changed and those found in only one report, the claims whose anomaly counts changed, and with
  * {@code --figures} the claims whose figures or expected values changed (else how many). An entry found
  * only before whose tier (e.g. {@code faults}) did not run after is listed as not compared — neither worse nor passed —
- * and counted apart in the summary. An entry that passed before and is missing from a report after that is the older of
- * the two is still worse (it may predate the entry, or have lost it: only a report made later can tell), and says so.
+ * and counted apart in the summary; so is an entry missing from a report after that is the older of the two (not run
+ * in that older report: it may predate the entry, and only a report made later can tell). An entry missing from a
+ * report after that is the newer one is worse.
  *
  * <p>Exit status: 0 when no claim got worse; 1 when a claim that PASSed before does not PASS after
  * (or is missing after) — a failed upgrade gate; 2 when a file cannot be read or is not a report; with {@code --gate},
- * 3 when none got worse but some were not compared (the upgrade gate has not seen that tier's evidence, e.g. the
- * candidate ran without {@code -Pfaults}: docs/profiles.md).
+ * 3 when none got worse but some were not compared (the upgrade gate has not seen their evidence, e.g. the
+ * candidate ran without {@code -Pfaults}, or its report predates them: docs/profiles.md).
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         description = "Compare two guarantees.json reports: the claims whose verdict changed first, then anomalies; figures with --figures.",
@@ -48,7 +49,7 @@ public final class CompareCommand implements Callable<Integer> {
     public static final int WORSE = 1;
     /** Exit status when a report cannot be read. */
     public static final int UNREADABLE = 2;
-    /** Exit status with {@code --gate} when no claim got worse but some were not compared (their tier did not run after). */
+    /** Exit status with {@code --gate} when no claim got worse but some were not compared (not run after). */
     public static final int NOT_COMPARED = 3;
 
     private static final String PASS = "PASS";
@@ -71,7 +72,7 @@ public final class CompareCommand implements Callable<Integer> {
     boolean figures;
 
     @Option(names = "--gate", description = "the upgrade gate: also fail (exit 3) when claims of the earlier report "
-            + "were not compared because their tier did not run after (e.g. the candidate ran without -Pfaults)")
+            + "were not run after (e.g. the candidate ran without -Pfaults, or its report predates them)")
     boolean gate;
 
     /**
@@ -80,7 +81,8 @@ public final class CompareCommand implements Callable<Integer> {
      * @param lines        the human-readable differences, one per line
      * @param changed      claims with any difference (verdict, figures, expected, anomalies)
      * @param worse        claims that passed before and do not pass (or are missing) after
-     * @param notCompared  claims of the earlier report whose tier did not run after: neither worse nor passed
+     * @param notCompared  claims of the earlier report not run after (their tier did not run, or the report after is
+     *                     older than the entry may be): neither worse nor passed
      */
     public record Comparison(List<String> lines, int changed, List<String> worse, List<String> notCompared) {
     }
@@ -114,8 +116,8 @@ public final class CompareCommand implements Callable<Integer> {
             return WORSE;
         }
         if (gate && !comparison.notCompared().isEmpty()) {
-            System.err.println("compare: --gate: " + comparison.notCompared().size() + " claims not compared (their tier "
-                    + "did not run after): " + comparison.notCompared());
+            System.err.println("compare: --gate: " + comparison.notCompared().size() + " claims not compared (not run "
+                    + "after): " + comparison.notCompared());
             return NOT_COMPARED;
         }
         return 0;
@@ -203,11 +205,13 @@ public final class CompareCommand implements Callable<Integer> {
                     notCompared.add(id);
                     continue;
                 }
-                // missing after is worse even when the report after is the older one: it may predate the entry, or have
-                // lost it; only a report made after the entry existed can tell (regenerate it)
-                verdicts.add("  " + id + ": only before (" + b.path("verdict").asText() + ")" + (afterIsOlder
-                        ? "; missing from the older report after (generated " + afterAt + "): it may predate the entry; "
-                        + "regenerate it to compare" : ""));
+                if (afterIsOlder) {   // it may predate the entry: no verdict either way until a later report is made
+                    verdicts.add("  " + id + ": only before (" + b.path("verdict").asText() + "); not compared: not run in "
+                            + "the older report after (generated " + afterAt + "); regenerate it to compare");
+                    notCompared.add(id);
+                    continue;
+                }
+                verdicts.add("  " + id + ": only before (" + b.path("verdict").asText() + ")");
                 changed.add(id);
                 if (PASS.equals(b.path("verdict").asText())) {
                     worse.add(id);
@@ -255,7 +259,7 @@ public final class CompareCommand implements Callable<Integer> {
         }
         lines.add("summary: " + ids.size() + " claims, " + changed.size() + " changed, " + worse.size() + " worse"
                 + (worse.isEmpty() ? "" : " " + worse)
-                + (notCompared.isEmpty() ? "" : ", " + notCompared.size() + " not compared (their tier did not run after: "
+                + (notCompared.isEmpty() ? "" : ", " + notCompared.size() + " not compared (not run after: "
                 + "no verdict either way)"));
         return new Comparison(lines, changed.size(), worse, notCompared);
     }

@@ -90,11 +90,11 @@ class CompareCommandTest {
         assertThat(c.lines()).contains("  B5[broker-kill]: only before (PASS); not compared: its tier faults did not run after",
                 "  G2: only before (PASS)");
         assertThat(c.worse()).containsExactly("G2");
-        assertThat(c.lines()).last().asString().endsWith("1 worse [G2], 1 not compared (their tier did not run after: no verdict either way)");
+        assertThat(c.lines()).last().asString().endsWith("1 worse [G2], 1 not compared (not run after: no verdict either way)");
     }
 
     @Test
-    void anEntryMissingFromAnOlderReportAfterIsStillWorseAndSaysTheReportMayPredateIt() throws Exception {
+    void anEntryMissingFromAnOlderReportAfterIsNotComparedAndOneMissingFromANewerOneIsWorse() throws Exception {
         String before = """
                 {"generated_at":"2026-12-07T10:00:00Z","runs":[{"tier":"default"}],"claims":[
                  {"id":"G2","verdict":"PASS","tier":"default","figures":{}},
@@ -105,11 +105,15 @@ class CompareCommandTest {
                  {"id":"G2","verdict":"PASS","tier":"default","figures":{}}]}
                 """;
         CompareCommand.Comparison c = CompareCommand.compare(json(before), json(after), null);
-        assertThat(c.lines()).contains("  B5[sink-kill]: only before (PASS); missing from the older report after (generated "
-                + "2026-11-20T10:00:00Z): it may predate the entry; regenerate it to compare");
-        assertThat(c.worse()).as("a lost entry never hides as not compared").containsExactly("B5[sink-kill]");
+        assertThat(c.lines()).contains("  B5[sink-kill]: only before (PASS); not compared: not run in the older report after "
+                + "(generated 2026-11-20T10:00:00Z); regenerate it to compare");
+        assertThat(c.worse()).isEmpty();
+        assertThat(c.notCompared()).as("apart from worse, and the gate still says so (exit 3)").containsExactly("B5[sink-kill]");
         assertThat(CompareCommand.compare(json(after), json(before), null).worse()).as("the other way round nothing is missing")
                 .isEmpty();
+        String newerWithoutIt = after.replace("2026-11-20", "2026-12-08");
+        assertThat(CompareCommand.compare(json(before), json(newerWithoutIt), null).worse())
+                .as("a newer report that lost the entry: worse").containsExactly("B5[sink-kill]");
     }
 
     @Test

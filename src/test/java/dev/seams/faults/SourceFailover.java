@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import dev.seams.project.Project;
 import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.ContainerControl;
+import dev.seams.stand.HostPorts;
 import dev.seams.stand.JvmContainer;
 import dev.seams.stand.Stand;
 import dev.seams.truth.ReplicationSlots;
@@ -124,11 +125,12 @@ public final class SourceFailover implements Fault, AutoCloseable {
                 .withEnv("POSTGRES_USER", stand.pgUser()).withEnv("POSTGRES_PASSWORD", stand.pgPassword())
                 .withEnv("POSTGRES_DB", stand.sourceDatabase()).withEnv("PRIMARY_HOST", "postgres")
                 .withEnv("STANDBY_SLOT", STANDBY_SLOT)
-                .withLabel(JvmContainer.LABEL, "true")   // .ci/run removes it if a killed run leaves it behind
+                .withLabels(JvmContainer.labels())   // .ci/run removes it if a killed run leaves it behind
                 .withCopyFileToContainer(MountableFile.forHostPath(Project.root().resolve("containers/postgres/standby/start-standby.sh"), 0755),
                         "/usr/local/bin/start-standby.sh")
                 .withCreateContainerCmdModifier(cmd -> cmd.withEntrypoint("/usr/local/bin/start-standby.sh").withCmd())
                 .withExposedPorts(5432)
+                .withCreateContainerCmdModifier(HostPorts::listen)
                 .waitingFor(Wait.forLogMessage(".*database system is ready to accept read.only connections.*", 1)
                         .withStartupTimeout(WAIT));
         SourceFailover failover = new SourceFailover(stand, stand.connectorConfig().get("slot.name"), standby);

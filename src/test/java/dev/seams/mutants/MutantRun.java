@@ -272,7 +272,7 @@ public final class MutantRun {
                 "-Dseams.gate=" + settings.baseline().toAbsolutePath(), "-Dseams.unit.failure.ignore=true",
                 "-Dseams.settle.seconds=" + SETTLE_SECONDS, "-Dseams.settle.stuck.seconds=" + STUCK_SECONDS,
                 // a mutant's whole tier stops at its first red claim; the expected claims and a control all run
-                "-Dseams.fail.fast=" + failFast));
+                "-Dseams.fail.fast=" + failFast, "-D" + ReportWriter.REFRESH_PROPERTY + "=true"));   // the copy's own reports/
         if (tier.equals("faults")) {
             args.add("-Pfaults");
         }

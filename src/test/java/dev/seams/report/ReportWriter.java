@@ -72,7 +72,7 @@ public final class ReportWriter implements LauncherSessionListener {
         Run run = new Run(tier, (System.nanoTime() - openedNanos) / 1e9, Instant.now(), Provenance.of(Project.root()),
                 Gate.configured(), !partial && !Boolean.getBoolean("seams.fail.fast"), stop);
         Map<String, Object> json = write(dir, Evidence.suiteFacts(), claims, run, ClaimCatalog.load(), !partial);
-        if (!partial && !ExternalStand.chosen()) {
+        if (refreshes()) {   // the index of every sink's committed report
             SinksMarkdown.write(Project.root());
         }
         if (run.gate() != null && run.whole()) {
@@ -90,16 +90,32 @@ public final class ReportWriter implements LauncherSessionListener {
     }
 
     /**
+     * {@code -Dseams.report.refresh=true}: a whole run rewrites the committed report ({@link #reportsDir}); without it
+     * the run writes under {@code target/} and leaves the checkout as it was (.ci/run and a regeneration set it).
+     */
+    public static final String REFRESH_PROPERTY = "seams.report.refresh";
+
+    /**
      * Where this run's report and its charts go: {@code target/partial-report} for a run restricted to some test classes,
      * {@code target/external-report} for a run on an external stand (a user's stand is not this checkout's committed
-     * evidence), else {@link #reportsDir} of the sink under test.
+     * evidence), {@link #reportsDir} of the sink under test when asked to refresh the committed report
+     * ({@value #REFRESH_PROPERTY}), else the same path under {@code target/} ({@code target/reports}).
      *
      * @return that directory, absolute
      */
     public static Path runDir() {
-        String dir = partial() ? "target/partial-report" : ExternalStand.chosen() ? "target/external-report"
-                : reportsDir(SinkUnderTest.configured().name());
-        return Project.root().resolve(dir);
+        return Project.root().resolve(runDir(partial(), ExternalStand.chosen(), Boolean.getBoolean(REFRESH_PROPERTY),
+                SinkUnderTest.configured().name()));
+    }
+
+    static String runDir(boolean partial, boolean external, boolean refresh, String sink) {
+        return partial ? "target/partial-report" : external ? "target/external-report"
+                : refresh ? reportsDir(sink) : "target/" + reportsDir(sink);
+    }
+
+    /** @return whether this run rewrites the committed reports ({@value #REFRESH_PROPERTY}, a whole run on the local stand) */
+    static boolean refreshes() {
+        return !partial() && !ExternalStand.chosen() && Boolean.getBoolean(REFRESH_PROPERTY);
     }
 
     /**

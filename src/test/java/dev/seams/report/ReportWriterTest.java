@@ -53,6 +53,12 @@ class ReportWriterTest {
         assertThat(json.get("sink")).isEqualTo("kafka-engine");
         assertThat(ReportWriter.toJson(SUITE, List.of(passed("G1")), run("default", SOURCE), ClaimCatalog.load(), Map.of())
                 .get("sink")).as("a run that names none is ds-sink's").isEqualTo("ds-sink");
+        assertThat(ReportWriter.runDir(false, false, false, "ds-sink")).as("a user's mvn verify leaves the checkout clean")
+                .isEqualTo("target/reports");
+        assertThat(ReportWriter.runDir(false, false, true, "ds-sink")).as("asked to refresh the committed report").isEqualTo("reports");
+        assertThat(ReportWriter.runDir(false, false, false, "kafka-engine")).isEqualTo("target/reports/sinks/kafka-engine");
+        assertThat(ReportWriter.runDir(true, false, true, "ds-sink")).isEqualTo("target/partial-report");
+        assertThat(ReportWriter.runDir(false, true, true, "ds-sink")).isEqualTo("target/external-report");
         assertThat(ReportWriter.reportsDir("ds-sink")).isEqualTo("reports");
         assertThat(ReportWriter.reportsDir("kafka-engine")).isEqualTo("reports/sinks/kafka-engine");
         assertThat(ReportWriter.reportsDir("image:Registry.example.com/team/sink:1.4")).isEqualTo("reports/sinks/image-registry.example.com-team-sink-1.4");

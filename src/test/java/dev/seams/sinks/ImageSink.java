@@ -295,7 +295,7 @@ public final class ImageSink implements SinkUnderTest {
     /** @return the image's container for one run, on the stand's network with the contract's environment; not started */
     private GenericContainer<?> container(Stand stand, SinkOptions options, ContainerLog log) {
         return new GenericContainer<>(DockerImageName.parse(image))
-                .withNetwork(stand.network()).withLabel(JvmContainer.LABEL, "true")
+                .withNetwork(stand.network()).withLabels(JvmContainer.labels())
                 .withEnv(environment(stand.kafkaOnNetwork(), options, traits()))
                 .withCopyToContainer(Transferable.of(options.clickhouse().password().getBytes(StandardCharsets.UTF_8), 0400), PASSWORD_FILE)
                 .withStartupCheckStrategy(new IsRunningStartupCheckStrategy())

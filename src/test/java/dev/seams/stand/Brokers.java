@@ -22,7 +22,7 @@ import org.testcontainers.utility.DockerImageName;
  * {@code examples/kafka-cluster} does). Each node has a fixed host port for its host listener
  * ({@link HostPorts}), so a node killed and started again by a fault keeps it; on the stand's network
  * it is {@link BrokerLayout#alias(int)}{@code :}{@value BrokerLayout#NETWORK_PORT}. Every container
- * carries the stand's label.
+ * carries the stand's labels ({@link JvmContainer#labels()}).
  */
 public final class Brokers {
 
@@ -57,10 +57,9 @@ public final class Brokers {
      * @param layout  how many nodes, and their configuration
      * @param image   the profile's Kafka image
      * @param network the stand's network
-     * @param label   the label every container of the stand carries ({@code dev.seams.stand})
      * @param sasl    a SASL listener for every node beside the PLAINTEXT ones, or null for none
      */
-    Brokers(BrokerLayout layout, DockerImageName image, Network network, String label, SaslListener sasl) {
+    Brokers(BrokerLayout layout, DockerImageName image, Network network, SaslListener sasl) {
         this.layout = layout;
         this.sasl = sasl;
         for (int id : layout.nodeIds()) {
@@ -71,7 +70,7 @@ public final class Brokers {
                     .withNetwork(network).withNetworkAliases(alias)
                     .withListener(alias + ":" + BrokerLayout.NETWORK_PORT)
                     .withEnv(layout.env(id))
-                    .withLabel(label, "true")
+                    .withLabels(JvmContainer.labels())
                     .withCreateContainerCmdModifier(cmd -> {
                         HostPorts.fix(cmd, HOST_LISTENER_PORT);
                         if (layout.cluster()) {   // the inter-broker listener advertises the host name: make it the alias
@@ -81,6 +80,7 @@ public final class Brokers {
                             HostPorts.fix(cmd, SaslListener.PORT, saslHostPort);
                             cmd.withEnv(SaslListener.secured(cmd.getEnv()));
                         }
+                        HostPorts.listen(cmd);
                     })
                     .withStartupTimeout(Duration.ofMinutes(3));
             if (sasl != null) {   // the second listener: SaslListener.NAME

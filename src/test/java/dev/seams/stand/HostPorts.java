@@ -17,7 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * again by a fault keeps its host port, so the test's clients ({@link Stand#clickhouseTarget()},
  * {@link Stand#pg()}, {@link Stand#bootstrapServers()}, and a broker's advertised host listener) stay valid.
  */
-final class HostPorts {
+public final class HostPorts {
 
     private HostPorts() {
     }
@@ -55,6 +55,49 @@ final class HostPorts {
         }
         ports.bind(ExposedPort.tcp(containerPort), Ports.Binding.bindPort(hostPort));
         cmd.getHostConfig().withPortBindings(ports);
+    }
+
+    /** The system property naming the host address the stand's ports are published on ({@link #listenAddress()}). */
+    public static final String LISTEN_PROPERTY = "seams.stand.listen";
+    /** Loopback: a stand's servers (test passwords, Kafka in PLAINTEXT, Connect's REST API without authentication) reach no network. */
+    public static final String LOOPBACK = "127.0.0.1";
+
+    /** @return the host address the stand publishes its ports on: {@value #LISTEN_PROPERTY}, {@value #LOOPBACK} by default */
+    public static String listenAddress() {
+        String address = System.getProperty(LISTEN_PROPERTY, "").strip();
+        return address.isEmpty() ? LOOPBACK : address;
+    }
+
+    /**
+     * Publishes every exposed port of the container on {@link #listenAddress()} only, each on the host port it already
+     * has ({@link #fix}) or a random one: Docker would publish it on every address of the host (0.0.0.0 and [::]). The
+     * last modifier of a container's create command.
+     *
+     * @param cmd the container's create command
+     */
+    public static void listen(CreateContainerCmd cmd) {
+        String address = listenAddress();
+        Ports given = cmd.getHostConfig().getPortBindings();
+        Ports ports = new Ports();
+        java.util.Set<ExposedPort> bound = new java.util.HashSet<>();
+        if (given != null) {
+            given.getBindings().forEach((exposed, bindings) -> {
+                if (bindings != null) {
+                    for (Ports.Binding b : bindings) {
+                        ports.bind(exposed, new Ports.Binding(address, b.getHostPortSpec()));
+                        bound.add(exposed);
+                    }
+                }
+            });
+        }
+        if (cmd.getExposedPorts() != null) {
+            for (ExposedPort exposed : cmd.getExposedPorts()) {
+                if (!bound.contains(exposed)) {
+                    ports.bind(exposed, Ports.Binding.bindIp(address));
+                }
+            }
+        }
+        cmd.getHostConfig().withPortBindings(ports).withPublishAllPorts(false);
     }
 
     /** Ports handed out by this JVM: two stands' containers started in parallel never get the same one. */

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
@@ -36,7 +37,7 @@ import org.testcontainers.utility.DockerImageName;
  *       {@code <logDir>/<name>-<n>.log}; {@link #kill()}, {@link #stop()} and {@link #awaitExit(Duration)}
  *       remove it once its exit code is read. Directories given to {@link #withStateDir(Path)} survive.</li>
  *   <li>The process runs as the owner of the project directory, so what it writes stays deletable here.</li>
- *   <li>Every container carries {@value #LABEL}{@code =true} (Ryuk is off; {@code .ci/run} removes leftovers).</li>
+ *   <li>Every container carries {@link #labels()} (Ryuk is off; {@code .ci/run} removes the leftovers of runs that are gone).</li>
  *   <li>Docker is driven through Testcontainers (docker-java, {@link ContainerControl}), never a shell.</li>
  * </ul>
  */
@@ -44,6 +45,17 @@ public final class JvmContainer implements AutoCloseable {
 
     /** The label every stand container carries, value {@code true}. */
     public static final String LABEL = "dev.seams.stand";
+    /**
+     * The label naming the process that started the container (its pid on the Docker host): a sweep of leftovers
+     * ({@code .ci/run}, the mutation tier) removes a container only when that process is gone, never a stand a person
+     * or another run still has up.
+     */
+    public static final String OWNER_LABEL = "dev.seams.stand.owner";
+
+    /** @return the labels every stand container carries: {@link #LABEL} and this process as its {@link #OWNER_LABEL} */
+    public static Map<String, String> labels() {
+        return Map.of(LABEL, "true", OWNER_LABEL, Long.toString(ProcessHandle.current().pid()));
+    }
     /** The JVM's heap limit: the machines have 2 cores and the stand runs five servers beside it. */
     public static final String HEAP = "-Xmx384m";
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
@@ -180,7 +192,7 @@ public final class JvmContainer implements AutoCloseable {
         log = new ContainerLog(logDir.resolve(name + "-" + starts + ".log"));
         GenericContainer<?> c = new GenericContainer<>(image)
                 .withNetwork(network).withNetworkAliases(name)
-                .withLabel(LABEL, "true")
+                .withLabels(labels())
                 .withEnv(env)
                 .withLogConsumer(log)
                 .withStartupCheckStrategy(new JvmLaunch.Launched())

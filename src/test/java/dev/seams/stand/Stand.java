@@ -43,8 +43,10 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  *
  * <p>Schema and connector come from {@code containers/postgres/*.sql},
  * {@code containers/clickhouse/*.sql} and {@code containers/debezium/orders-connector.json}.
- * With Ryuk off the stand removes its own containers at JVM exit; every container carries the label
- * {@code dev.seams.stand=true} so {@code .ci/run} can remove leftovers of a killed run.
+ * With Ryuk off the stand removes its own containers at JVM exit; every container carries the labels
+ * {@code dev.seams.stand=true} and {@code dev.seams.stand.owner=<pid>} ({@link JvmContainer#labels()}) so {@code .ci/run}
+ * can remove the leftovers of a run that was killed, and only those. Its ports are published on
+ * {@link HostPorts#listenAddress()} only (loopback unless {@code -Dseams.stand.listen} says otherwise).
  */
 public final class Stand implements Endpoints {
 
@@ -57,7 +59,6 @@ public final class Stand implements Endpoints {
     public static final int PARTITIONS = 3;
 
     private static final Logger LOG = LoggerFactory.getLogger(Stand.class);
-    private static final String LABEL = JvmContainer.LABEL;
     private static Stand instance;
     private static RuntimeException failure;
 
@@ -82,7 +83,7 @@ public final class Stand implements Endpoints {
         this.network = Network.newNetwork();
         this.logDir = Project.root().resolve("target/stand-logs");
         this.postgres = StandContainers.postgres(images, network);
-        this.kafka = new Brokers(BrokerLayout.fromSystemProperties(), images.image("kafka"), network, LABEL,
+        this.kafka = new Brokers(BrokerLayout.fromSystemProperties(), images.image("kafka"), network,
                 SaslListener.fromSystemProperties().orElse(null));
         this.clickhouse = StandContainers.clickhouse(images, network);
         this.connect = StandContainers.connect(images, network, kafka);
@@ -350,6 +351,19 @@ public final class Stand implements Endpoints {
     /** @return the stand's network, for more project processes in containers (e.g. a sink as a B5 fault target) */
     public Network network() {
         return network;
+    }
+
+    /**
+     * @return every server container of the stand by its name on the network: {@code postgres}, each Kafka node's alias,
+     *     {@code connect}, {@code clickhouse} (what {@code seams stand up} watches while it is up)
+     */
+    public Map<String, ContainerControl> servers() {
+        Map<String, ContainerControl> servers = new LinkedHashMap<>();
+        servers.put("postgres", new ContainerControl(postgres.getContainerId()));
+        kafka.containersByName().forEach((name, c) -> servers.put(name, new ContainerControl(c.getContainerId())));
+        servers.put("connect", new ContainerControl(connect.getContainerId()));
+        servers.put("clickhouse", new ContainerControl(clickhouse.getContainerId()));
+        return servers;
     }
 
     /**

@@ -39,8 +39,9 @@ final class StandContainers {
         return new PostgreSQLContainer(images.image("postgres"))
                 .withNetwork(network).withNetworkAliases("postgres")
                 .withCommand("postgres", "-c", "fsync=off", "-c", "wal_level=logical")
-                .withLabel(JvmContainer.LABEL, "true")
+                .withLabels(JvmContainer.labels())
                 .withCreateContainerCmdModifier(cmd -> HostPorts.fix(cmd, 5432))
+                .withCreateContainerCmdModifier(HostPorts::listen)
                 .withStartupTimeout(Duration.ofMinutes(3));
     }
 
@@ -51,8 +52,9 @@ final class StandContainers {
                 .withCopyFileToContainer(MountableFile.forHostPath(
                         Project.root().resolve("containers/clickhouse/config.d/seams-part-log.xml")),
                         "/etc/clickhouse-server/config.d/seams-part-log.xml")
-                .withLabel(JvmContainer.LABEL, "true")
+                .withLabels(JvmContainer.labels())
                 .withCreateContainerCmdModifier(cmd -> HostPorts.fix(cmd, 8123))
+                .withCreateContainerCmdModifier(HostPorts::listen)
                 .withStartupTimeout(Duration.ofMinutes(3));
     }
 
@@ -69,11 +71,12 @@ final class StandContainers {
                 // plugins found by their ServiceLoader manifests (every plugin of the stand has them), not by
                 // scanning every class on the plugin path: about 5 s less of the worker's start (KIP-898)
                 .withEnv("CONNECT_PLUGIN_DISCOVERY", "service_load")
-                .withLabel(JvmContainer.LABEL, "true")
+                .withLabels(JvmContainer.labels())
                 // a fixed host port for the REST API: a Connect container killed and started again by a
                 // fault test (ConnectWorker) keeps it, so the module's REST helpers stay valid
                 .withCreateContainerCmdModifier(cmd -> cmd.getHostConfig().withPortBindings(
                         new PortBinding(Ports.Binding.bindPort(HostPorts.free()), ExposedPort.tcp(8083))))
+                .withCreateContainerCmdModifier(HostPorts::listen)
                 .withStartupTimeout(Duration.ofMinutes(4));
     }
 

@@ -4,6 +4,8 @@ import dev.seams.check.Reconciliation;
 import dev.seams.cli.BuildVersion;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.ClickHouseTarget;
+import dev.seams.stand.ContainerControl;
+import dev.seams.stand.HostPorts;
 import dev.seams.stand.Images;
 import dev.seams.stand.SaslListener;
 import dev.seams.stand.SinkContainer;
@@ -17,8 +19,11 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -39,8 +44,13 @@ import sun.misc.Signal;
  * {@code --run-until-stopped}). Prints the endpoints and three commands to try on stdout, stays up until Ctrl-C
  * (SIGINT) or SIGTERM, and then removes every container and the network in order (the sink first, then {@link Stand#stop()}).
  *
+ * <p>Its ports are published on {@code --listen} only, loopback by default: the stand's servers have test passwords,
+ * Kafka speaks PLAINTEXT and Connect's REST API has no authentication. While up it watches its containers: one that
+ * stops or is removed from outside ends the command (exit status 3, the container named), the rest removed.
+ *
  * <p>Exit status: 130 after Ctrl-C, 143 after SIGTERM (the JVM's, everything removed); 1 the stand or its sink did
- * not start (the reason on stderr; what did start is removed); 2 usage error (an unknown profile included). Seeded
+ * not start (the reason on stderr; what did start is removed); 2 usage error (an unknown profile included); 3 a
+ * container of the stand stopped or was removed while it was up. Seeded
  * orders that do not reach {@code customer_totals FINAL} within {@code --seed-timeout} are reported on stderr with the
  * customers that differ ({@link Reconciliation}), and the stand stays up to look at why.
  */
@@ -49,7 +59,8 @@ import sun.misc.Signal;
                 + "the sink, ClickHouse), print its endpoints and commands to try, and keep it up until Ctrl-C, "
                 + "which removes everything."},
         footer = {"", "Exit status: 130 stopped by Ctrl-C, 143 by SIGTERM (everything removed);",
-            "1 the stand or its sink did not start; 2 usage error."})
+            "1 the stand or its sink did not start; 2 usage error;",
+            "3 a container of the stand stopped or was removed while it was up (the rest removed)."})
 public final class StandUp implements Callable<Integer> {
 
     @Option(names = "--profile", defaultValue = "${sys:seams.profile:-current}",
@@ -81,8 +92,23 @@ public final class StandUp implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE})")
     boolean kafkaSasl;
 
+    @Option(names = "--listen", paramLabel = "ADDRESS", defaultValue = HostPorts.LOOPBACK,
+            description = "the host address the stand's ports are published on: loopback reaches this machine only; "
+                    + "0.0.0.0 every network it joins, where anyone may use the test passwords, Kafka without TLS and "
+                    + "Connect's REST API without authentication (default: ${DEFAULT-VALUE})")
+    String listen;
+
+    @Option(names = {"-v", "--verbose"}, description = "also the stand's progress (INFO logs) on stderr; else warnings and "
+            + "errors only (default: ${DEFAULT-VALUE})")
+    boolean verbose;
+
     @Spec
     CommandSpec spec;
+
+    /** Exit status: a container of the stand stopped or was removed while it was up. */
+    static final int CONTAINER_GONE = 3;
+    /** How often the containers are looked at while the stand is up. */
+    private static final Duration WATCH_PERIOD = Duration.ofSeconds(2);
 
     /** Where the endpoints and commands go; tests replace it. */
     PrintStream out = System.out;
@@ -96,7 +122,25 @@ public final class StandUp implements Callable<Integer> {
         if (System.getProperty("logback.configurationFile") == null) {   // before the first logger: logs to stderr
             System.setProperty("logback.configurationFile", "dev/seams/standup/stand-up-logback.xml");
         }
-        System.exit(new CommandLine(new StandUp()).execute(args));
+        if (java.util.Arrays.stream(args).anyMatch(a -> a.equals("-v") || a.equals("--verbose"))) {
+            System.setProperty("seams.log.level", "INFO");
+        }
+        // JUL's manager is the one a library on the class path (jboss-logmanager) expects, before anything logs: else it
+        // prints an ERROR that it was accessed first
+        System.setProperty("java.util.logging.manager", "org.jboss.logmanager.LogManager");
+        System.exit(commandLine().execute(args));
+    }
+
+    /** @return the command line: a usage error is two lines (what is wrong, where the help is), not the help after it */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new StandUp());
+        cli.setParameterExceptionHandler((e, args) -> {
+            CommandLine c = e.getCommandLine();
+            c.getErr().println(c.getColorScheme().errorText("seams stand up: " + e.getMessage()));
+            c.getErr().println("Try 'seams stand up --help' for more information.");
+            return 2;
+        });
+        return cli;
     }
 
     /**
@@ -121,6 +165,11 @@ public final class StandUp implements Callable<Integer> {
             }
             throw new ParameterException(spec.commandLine(), "--profile " + profile + ": " + e.getMessage());
         }
+        if (!listen.matches("[0-9.]+|[0-9A-Fa-f:]+") || !isAddress(listen)) {
+            throw new ParameterException(spec.commandLine(), "--listen " + listen + ": not an IP address of this host "
+                    + "(e.g. 127.0.0.1, 0.0.0.0)");
+        }
+        System.setProperty(HostPorts.LISTEN_PROPERTY, listen);
         if (kafkaSasl) {
             System.setProperty(SaslListener.PROPERTY, "true");
         }
@@ -153,7 +202,7 @@ public final class StandUp implements Callable<Integer> {
             out.println("Up until Ctrl-C, which removes every container and the network.");
             out.flush();
         }
-        int status = signals.await();
+        int status = watch(stand, sink, signals);
         System.err.println("seams stand up: stopping the sink, then ds-streams, every container and the network");
         try {
             sink.close();   // gracefully, while its broker is still there
@@ -161,6 +210,37 @@ public final class StandUp implements Callable<Integer> {
             stand.stop();
         }
         return status;
+    }
+
+    /**
+     * Waits for a signal, looking at the stand's containers every {@link #WATCH_PERIOD}.
+     *
+     * @return the signal's exit status, or {@link #CONTAINER_GONE} once a container no longer runs (named on stderr)
+     */
+    private static int watch(Stand stand, SinkContainer sink, Signals signals) throws InterruptedException {
+        Map<String, ContainerControl> watched = new LinkedHashMap<>(stand.servers());
+        watched.put("sink", sink.process("watched while the stand is up"));
+        while (true) {
+            OptionalInt status = signals.await(WATCH_PERIOD);
+            if (status.isPresent()) {
+                return status.getAsInt();
+            }
+            List<String> gone = watched.entrySet().stream().filter(w -> !w.getValue().isRunning()).map(Map.Entry::getKey).toList();
+            if (!gone.isEmpty()) {
+                System.err.println("seams stand up: the " + String.join(", ", gone) + " container" + (gone.size() == 1 ? " is" : "s are")
+                        + " no longer running (stopped or removed from outside this command); removing the rest");
+                return CONTAINER_GONE;
+            }
+        }
+    }
+
+    private static boolean isAddress(String literal) {
+        try {
+            java.net.InetAddress.getByName(literal);   // a literal: no name is looked up
+            return true;
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     /**
@@ -191,10 +271,13 @@ public final class StandUp implements Callable<Integer> {
             return first.getCount() == 0;
         }
 
-        /** @return the exit status of the first signal: 128 + its number (130 for SIGINT, 143 for SIGTERM) */
-        int await() throws InterruptedException {
-            first.await();
-            return status.get();
+        /**
+         * @return the exit status of the first signal (128 + its number: 130 for SIGINT, 143 for SIGTERM), or empty if
+         *     none came within {@code timeout}
+         */
+        OptionalInt await(Duration timeout) throws InterruptedException {
+            return first.await(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS) ? OptionalInt.of(status.get())
+                    : OptionalInt.empty();
         }
     }
 
@@ -215,6 +298,8 @@ public final class StandUp implements Callable<Integer> {
                 ch.user(), ch.password());
         out.printf("  ds-streams and the sink (group %s) run in containers; their logs: target/stand-logs/%n",
                 RunNames.SINK_GROUP);
+        out.printf("  Ports published on %s only%s%n", HostPorts.listenAddress(), HostPorts.LOOPBACK.equals(HostPorts.listenAddress())
+                ? ": reachable from this machine, not from a network (--listen ADDRESS for more)" : "");
         out.printf("Try:%n");
         out.printf("  docker exec -it -e PGPASSWORD=%s %s psql -h localhost -U %s %s -c \"INSERT INTO orders (customer_id, amount) "
                 + "VALUES (7, 12.50)\"%n", stand.pgPassword(), pg, stand.pgUser(), stand.sourceDatabase());

@@ -34,18 +34,33 @@ class StandUpTest {
         assertThat(new CommandLine(new StandUp()).execute("--seed", "10", "--customers", "0")).isEqualTo(2);
         String profile = System.getProperty("seams.profile");
         java.io.StringWriter err = new java.io.StringWriter();
-        CommandLine cli = new CommandLine(new StandUp());
+        CommandLine cli = StandUp.commandLine();
         cli.setErr(new java.io.PrintWriter(err));
         assertThat(cli.execute("--profile", "no-such-profile")).isEqualTo(2);
         assertThat(System.getProperty("seams.profile")).as("a refused profile is not left set").isEqualTo(profile);
-        assertThat(err.toString()).contains("--profile no-such-profile:")
-                .as("the usage after the error shows the default, not the refused profile").doesNotContain("default: no-such-profile");
+        assertThat(err.toString()).startsWith("seams stand up: --profile no-such-profile:")
+                .as("two lines: what is wrong, where the help is").endsWith("Try 'seams stand up --help' for more information."
+                        + System.lineSeparator()).doesNotContain("Usage:");
     }
 
     @Test
     void helpShowsDefaultsAndEveryExitStatus() {
-        String help = new CommandLine(new StandUp()).getUsageMessage();
+        String help = new CommandLine(new StandUp()).getUsageMessage().replaceAll("\\s+", " ");
         assertThat(help).contains("--seed=N", "(default: 0: none)", "(default: 5)", "(default: PT2M)")
-                .contains("130 stopped by Ctrl-C", "143 by SIGTERM", "1 the stand or its sink did not start", "2 usage error");
+                .contains("130 stopped by Ctrl-C", "143 by SIGTERM", "1 the stand or its sink did not start", "2 usage error",
+                        "3 a container of the stand stopped or was removed")
+                .contains("--listen=ADDRESS", "(default: 127.0.0.1)");
+    }
+
+    @Test
+    void theStandListensOnLoopbackUnlessToldAndANameIsNoAddress() {
+        StandUp up = new StandUp();
+        new CommandLine(up).parseArgs();
+        assertThat(up.listen).isEqualTo("127.0.0.1");
+        java.io.StringWriter err = new java.io.StringWriter();
+        CommandLine cli = StandUp.commandLine();
+        cli.setErr(new java.io.PrintWriter(err));
+        assertThat(cli.execute("--listen", "my-laptop.example")).isEqualTo(2);
+        assertThat(err.toString()).contains("--listen my-laptop.example: not an IP address");
     }
 }

@@ -156,7 +156,13 @@ public final class Groups {
             if (e.getCause() instanceof InterruptedException) {
                 throw e;
             }
-            LOG.info(e.getMessage());
+            Throwable cause = e.getCause() instanceof java.util.concurrent.ExecutionException ee && ee.getCause() != null
+                    ? ee.getCause() : e.getCause();
+            if (cause instanceof IllegalArgumentException) {   // the admin client's "leaving members should not be empty"
+                LOG.debug("{} has no member to remove", group);
+            } else {
+                LOG.info(e.getMessage());
+            }
             return false;
         }
     }
