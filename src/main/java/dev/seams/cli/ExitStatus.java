@@ -39,6 +39,8 @@ public final class ExitStatus {
      * widens the column; nothing of its batch was written or committed, so the run after the ALTER carries it.
      */
     public static final int TARGET_TOO_NARROW = 10;
+    /** {@code seams check-config}: a setting or table definition the claims show breaking a guarantee was found. */
+    public static final int CONFIG_FINDINGS = 11;
     /**
      * A server the command needs did not answer within its timeout (sysexits' EX_UNAVAILABLE): nothing was measured,
      * judged or read; run it again when the server answers ({@code seams lag --timeout}; {@code seams sink} and

@@ -22,7 +22,7 @@ import picocli.CommandLine;
  */
 @Command(name = "seams", mixinStandardHelpOptions = true, versionProvider = BuildVersion.class,
         subcommands = {StreamsCommand.class, SinkCommand.class, SeedCommand.class, LagCommand.class,
-            InboxCommand.class, CompareCommand.class, ReconcileCommand.class, SlotCommand.class},
+            InboxCommand.class, CompareCommand.class, ReconcileCommand.class, SlotCommand.class, CheckConfigCommand.class},
         description = "The CDC pipeline's stream processor, sink and seeder.",
         footer = {"", "Exit status: each command's own, listed in its --help; for every command",
             "0 success, 2 usage error (an unknown command or option, a missing or invalid",
