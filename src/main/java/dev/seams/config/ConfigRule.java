@@ -133,61 +133,42 @@ public enum ConfigRule {
 
     /** @return a RegexRouter of the chain that has no predicate, as {@code transforms.NAME (RegexRouter) without a predicate} */
     private static String routerWithoutPredicate(Map<String, String> c) {
-        for (String name : c.getOrDefault("transforms", "").split(",")) {
-            String t = name.strip();
-            if (!t.isEmpty() && c.getOrDefault("transforms." + t + ".type", "").endsWith(".RegexRouter")
-                    && blank(c.get("transforms." + t + ".predicate"))) {
-                return "transforms." + t + " (RegexRouter) without a predicate, beside heartbeat.interval.ms="
-                        + c.get("heartbeat.interval.ms");
-            }
-        }
-        return null;
+        return transforms(c, ".RegexRouter").stream().filter(t -> blank(c.get("transforms." + t + ".predicate"))).findFirst()
+                .map(t -> "transforms." + t + " (RegexRouter) without a predicate, beside heartbeat.interval.ms="
+                        + c.get("heartbeat.interval.ms")).orElse(null);
     }
 
     /** @return the unwrap transform's delete handling when it drops deletes */
     private static String deletesDropped(Map<String, String> c) {
-        for (String name : c.getOrDefault("transforms", "").split(",")) {
-            String t = name.strip();
-            String key = "transforms." + t + ".delete.tombstone.handling.mode";
-            if (!t.isEmpty() && c.getOrDefault("transforms." + t + ".type", "").endsWith(".ExtractNewRecordState")
-                    && "drop".equals(c.get(key))) {
-                return key + "=drop";
-            }
-        }
-        return null;
+        return transforms(c, ".ExtractNewRecordState").stream().map(t -> "transforms." + t + ".delete.tombstone.handling.mode")
+                .filter(key -> "drop".equals(c.get(key))).findFirst().map(key -> key + "=drop").orElse(null);
     }
 
-    /** A rule's reading of its inputs. */
-    private interface Check extends Function<Inputs, String> {
-        boolean connector();
+    /** @return the names in the chain ({@code transforms}) whose {@code type} ends with {@code typeSuffix}, in order */
+    private static List<String> transforms(Map<String, String> c, String typeSuffix) {
+        return java.util.Arrays.stream(c.getOrDefault("transforms", "").split(",")).map(String::strip)
+                .filter(t -> !t.isEmpty() && c.getOrDefault("transforms." + t + ".type", "").endsWith(typeSuffix)).toList();
+    }
+
+    /**
+     * A rule's reading of its inputs.
+     *
+     * @param connector whether it reads the connector's settings (else the tables)
+     * @param reading   the setting as found, or null; never called without its input
+     */
+    private record Check(boolean connector, Function<Inputs, String> reading) {
+
+        String apply(Inputs in) {
+            return (connector ? in.connector() : in.tables()) == null ? null : reading.apply(in);
+        }
     }
 
     private static Check connector(Function<Map<String, String>, String> rule) {
-        return new Check() {
-            @Override
-            public String apply(Inputs in) {
-                return in.connector() == null ? null : rule.apply(in.connector());
-            }
-
-            @Override
-            public boolean connector() {
-                return true;
-            }
-        };
+        return new Check(true, in -> rule.apply(in.connector()));
     }
 
     private static Check tables(Function<Map<String, Table>, String> rule) {
-        return new Check() {
-            @Override
-            public String apply(Inputs in) {
-                return in.tables() == null ? null : rule.apply(in.tables());
-            }
-
-            @Override
-            public boolean connector() {
-                return false;
-            }
-        };
+        return new Check(false, in -> rule.apply(in.tables()));
     }
 
     private static Check table(String name, Function<Table, String> rule) {
