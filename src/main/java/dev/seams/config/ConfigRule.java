@@ -11,7 +11,7 @@ import java.util.function.Function;
  * A setting or table definition the claims show breaking a guarantee (docs/config.md). Each rule is the change one
  * mutant of the catalogue makes to the shipped files ({@link #mutant()}, src/test/resources/dev/seams/mutants/), and
  * prints only while the committed mutation report shows that mutant killed by the rule's claims
- * ({@code config/ConfigRuleTest}): a finding no run confirms is not a rule.
+ * ({@code mutants/ConfigRuleCatalogTest}): a finding no run confirms is not a rule.
  */
 public enum ConfigRule {
 

@@ -1,8 +1,5 @@
 package dev.seams.mutants;
 
-import dev.seams.report.Gate;
-import dev.seams.report.Provenance;
-import dev.seams.report.ReportWriter;
 import dev.seams.report.Verdict;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -14,33 +11,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The unmutated controls of a mutation tier run, one per tier, made once each when first asked for (issue 36 §1): a
- * control build of the copy without a patch, or — when {@code seams.mutants.control} names one — a report of both tiers
- * run from this very source (its {@code source.content_hash} equal to the tree's, e.g. the {@code reports/guarantees.json}
- * just regenerated on the same commit, or written by {@code .ci/run}'s own default and fault tiers), which already is an
- * unmutated run of every selector and is not built twice. A report from another source, or without the tier's run, is
- * refused: an {@link IllegalStateException}, never a silent fallback.
+ * The unmutated controls of a mutation tier run (docs/mutants.md step 3): per tier, the copy without a patch, built in
+ * the same run with the union of that tier's mutants' selectors (or the whole tier, when a survivor widens), the same
+ * settle bounds and the same gate as the mutants' builds, not stopped at its first red claim; made once each, when the
+ * tier's first mutant asks. An entry red here is red without any mutant, so it counts for none.
  */
 public final class MutantControls {
 
     private static final Logger LOG = LoggerFactory.getLogger(MutantControls.class);
 
     /**
-     * The unmutated control build of a tier (issue 36 §1): the copy without a patch, built with the union of the
-     * selectors of that tier's mutants (or the whole tier), not stopped at its first red claim. An entry red here is
-     * red without any mutant, so it counts for none.
+     * One control build.
      *
      * @param tier     the tier
      * @param selector its {@code -Dit.test} selector, or {@code (whole tier)}
-     * @param exit     Maven's exit status
+     * @param exit     Maven's exit status (-1: timed out)
      * @param seconds  its wall time
      * @param log      its output
      * @param red      every entry that FAILed, regressed or was ENVIRONMENT: entry id → its line
      */
     public record Control(String tier, String selector, int exit, double seconds, Path log, Map<String, String> red) {
-
-        /** The selector of a control read from a report of the same source, not built. */
-        public static final String FROM_REPORT = "the report of this source: ";
 
         /** @return why the control cannot tell a mutant's red from the unmutated tree's (timed out, ENVIRONMENT), or null */
         public String broken() {
@@ -52,29 +42,37 @@ public final class MutantControls {
         }
     }
 
+    /** How a control is built: {@link MutantRun#build} of the unpatched copy, in the tier run; a test's stand-in. */
+    @FunctionalInterface
+    interface Builder {
+        /**
+         * @param tier     the tier
+         * @param selector the {@code -Dit.test} selector, or null for the whole tier
+         * @param dir      the control's folder
+         * @return the build
+         */
+        MutantRun.Build build(String tier, String selector, Path dir);
+    }
 
     private final MutantRun.Settings settings;
     private final Map<String, String> selectors;
     private final Map<String, Control> made = new LinkedHashMap<>();
-    private final Path report;
+    private final Builder builder;
 
     /**
      * @param settings how the tier runs
      * @param mutants  the mutants of this run: each tier's control runs the union of their selectors
      */
     public MutantControls(MutantRun.Settings settings, List<Mutant> mutants) {
-        this(settings, mutants, null);
+        this(settings, mutants, (tier, selector, dir) -> {
+            MutantRun.copy(settings.root(), dir.resolve("tree"));
+            return MutantRun.build("control", tier, settings, dir.resolve("tree"), dir, selector, 1, false, Set.of(), true);
+        });
     }
 
-    /**
-     * @param settings how the tier runs
-     * @param mutants  the mutants of this run: each tier's control runs the union of their selectors
-     * @param report   a {@code guarantees.json} of this same source that is the control of every tier it ran, or null to
-     *                 build each control
-     */
-    public MutantControls(MutantRun.Settings settings, List<Mutant> mutants, Path report) {
+    MutantControls(MutantRun.Settings settings, List<Mutant> mutants, Builder builder) {
         this.settings = settings;
-        this.report = report;
+        this.builder = builder;
         Map<String, Set<String>> union = new LinkedHashMap<>();
         mutants.forEach(m -> union.computeIfAbsent(m.tier(), t -> new LinkedHashSet<>()).addAll(m.expected()));
         this.selectors = new LinkedHashMap<>();
@@ -96,60 +94,23 @@ public final class MutantControls {
     }
 
     private Control control(String tier, boolean whole) {
-        if (report != null) {
-            return made.computeIfAbsent(tier, k -> fromReport(tier, report, settings));
-        }
         return made.computeIfAbsent(tier + (whole ? " (whole tier)" : ""), k -> {
             Path dir = settings.work().resolve("control-" + tier + (whole ? "-whole" : ""));
-            MutantRun.copy(settings.root(), dir.resolve("tree"));
-            MutantRun.Build b = MutantRun.build("control", tier, settings, dir.resolve("tree"), dir, whole ? null : selectors.get(tier), 1, false, Set.of());
+            MutantRun.Build b = builder.build(tier, whole ? null : selectors.get(tier), dir);
             Map<String, String> red = new LinkedHashMap<>(b.killers());
             red.putAll(b.notCounted());
-            LOG.info("control build of the {} tier ({}): exit {}, red {}", tier, b.selector(), b.exit(), red.keySet());
+            LOG.info("control build of the {} tier ({}): exit {}, {} s, red {}", tier, b.selector(), b.exit(), b.seconds(), red.keySet());
             return new Control(tier, b.selector(), b.exit(), b.seconds(), b.log(), red);
         });
     }
 
     /**
-     * The control of a tier read from a report of the same source: its red entries judged as a control build's are
-     * (FAIL, not PASS where the baseline PASSed, ENVIRONMENT).
-     *
-     * @param tier     the tier
-     * @param report   the report
-     * @param settings the run's settings (its root's source, its baseline)
-     * @return the control
-     * @throws IllegalStateException if the report is from another source (its {@code content_hash} differs from the
-     *     tree's) or holds no run of the tier
+     * @param tier the tier
+     * @return the tree of that tier's control (selectors of its mutants), built by now, or null if none was
      */
-    @SuppressWarnings("unchecked")
-    static Control fromReport(String tier, Path report, MutantRun.Settings settings) {
-        Map<String, Object> json = ReportWriter.read(report);
-        Map<String, Object> source = (Map<String, Object>) json.getOrDefault("source", Map.of());
-        String tree = Provenance.of(settings.root()).contentHash();
-        if (!tree.equals(source.get("content_hash"))) {
-            throw new IllegalStateException("seams.mutants.control=" + report + " is a report of source " + source.get("content_hash")
-                    + " (commit " + source.get("commit") + "), not of this tree (" + tree + "): only a run of the same source is an "
-                    + "unmutated control; regenerate it on this commit or leave the property unset to build the control");
-        }
-        List<Map<String, Object>> runs = (List<Map<String, Object>>) json.getOrDefault("runs", List.of());
-        if (runs.stream().noneMatch(r -> tier.equals(r.get("tier")))) {
-            throw new IllegalStateException("seams.mutants.control=" + report + " holds no run of the " + tier + " tier (runs: "
-                    + runs.stream().map(r -> r.get("tier")).toList() + "): run it on this commit first, or leave the property unset");
-        }
-        Gate gate = Gate.of(ReportWriter.read(settings.baseline()), settings.baseline().toString());
-        MutantJudge.Judged judged = MutantJudge.judge(json, gate, Set.of(), false);
-        Map<String, String> red = new LinkedHashMap<>(judged.kills());
-        red.putAll(judged.notCounted());
-        Map<String, String> ofTier = new LinkedHashMap<>();
-        Map<String, String> tiers = new LinkedHashMap<>();
-        ((List<Map<String, Object>>) json.getOrDefault("claims", List.of())).forEach(c -> tiers.put(String.valueOf(c.get("id")), String.valueOf(c.get("tier"))));
-        red.forEach((id, why) -> {
-            if (tiers.getOrDefault(id, tier).startsWith(tier)) {
-                ofTier.put(id, why);
-            }
-        });
-        LOG.info("control of the {} tier from {} (same source {}): red {}", tier, report, tree, ofTier.keySet());
-        return new Control(tier, Control.FROM_REPORT + report + " (commit " + source.get("commit") + ")", 0, 0.0, report, ofTier);
+    Path tree(String tier) {
+        Control c = made.get(tier);
+        return c == null || c.log() == null ? null : c.log().getParent().resolve("tree");
     }
 
     /** @return the control builds made, in order */

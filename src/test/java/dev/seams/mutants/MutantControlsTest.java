@@ -1,77 +1,61 @@
 package dev.seams.mutants;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.seams.report.Provenance;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A report of the same source is a tier's unmutated control (issue 36 §1): its red entries count for no mutant; a report
- * of another source, or without the tier's run, is refused by name.
+ * A tier's unmutated control is a build of this run (docs/mutants.md step 3): once per tier, with the union of its
+ * mutants' selectors; its red entries count for no mutant; one that timed out or whose stand failed is no comparison.
  */
 class MutantControlsTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Path WORK = Path.of("/p/target/mutants");
+    private static final MutantRun.Settings SETTINGS = new MutantRun.Settings(Path.of("/p"), WORK, Path.of("/p/reports/guarantees.json"),
+            "offline", "mvn", true, Duration.ofMinutes(1));
 
     @Test
-    void aReportOfThisSourceIsTheControlOfEveryTierItRan(@TempDir Path root) throws Exception {
-        MutantRun.Settings settings = settings(root);
-        Path report = write(root, "control.json", Provenance.of(root).contentHash(), List.of("default", "faults"));
+    void eachTierIsBuiltOnceWithTheUnionOfItsMutantsSelectors() {
+        List<Mutant> mutants = MutantCatalog.load().select("sink-skip-retriable-batch,sink-commit-before-write,sink-no-final-commit");
+        List<String> asked = new ArrayList<>();
+        MutantControls controls = new MutantControls(SETTINGS, mutants, (tier, selector, dir) -> {
+            asked.add(tier + " " + selector + " " + dir);
+            return new MutantRun.Build(String.valueOf(selector), 0, 42.0, dir.resolve("build-1.log"),
+                    Map.of("G4", "G4: FAIL (engine)"), List.of(), 3, Map.of("B6", "red only by a timeout"), Map.of());
+        });
 
-        MutantControls.Control control = MutantControls.fromReport("default", report, settings);
+        assertThat(controls.red("default", false)).containsExactlyInAnyOrder("G4", "B6");
+        assertThat(controls.red("default", false)).as("made once").containsExactlyInAnyOrder("G4", "B6");
+        controls.red("faults", false);
+        controls.red("default", true);
 
-        assertThat(control.red()).as("FAIL, regressed against the baseline, ENVIRONMENT; not PASS, not another tier's")
-                .containsOnlyKeys("G4", "G9", "B6");
-        assertThat(control.red().get("G9")).contains("PASS in the baseline");
-        assertThat(control.selector()).startsWith(MutantControls.Control.FROM_REPORT);
-        assertThat(control.broken()).as("an ENVIRONMENT entry makes it no comparison, as a control build's would").contains("B6");
-        assertThat(MutantControls.fromReport("faults", report, settings).red()).containsOnlyKeys("B5[broker-kill]");
+        assertThat(asked).containsExactly("default " + union(mutants, "default") + " " + WORK.resolve("control-default"),
+                "faults " + union(mutants, "faults") + " " + WORK.resolve("control-faults"),
+                "default null " + WORK.resolve("control-default-whole"));
+        assertThat(controls.made()).extracting(MutantControls.Control::seconds).containsOnly(42.0);
+        assertThat(controls.broken("default", false)).isNull();
+    }
+
+    private static String union(List<Mutant> mutants, String tier) {
+        return String.join(",", new LinkedHashSet<>(mutants.stream().filter(m -> m.tier().equals(tier))
+                .flatMap(m -> m.expected().stream()).toList()));
     }
 
     @Test
-    void aReportOfAnotherSourceOrWithoutTheTierIsRefused(@TempDir Path root) throws Exception {
-        MutantRun.Settings settings = settings(root);
-        Path other = write(root, "other.json", "0".repeat(64), List.of("default"));
-        Path defaultOnly = write(root, "default-only.json", Provenance.of(root).contentHash(), List.of("default"));
+    void aControlThatTimedOutOrWhoseStandFailedIsNoComparison() {
+        List<Mutant> mutants = MutantCatalog.load().select("sink-skip-retriable-batch,sink-no-final-commit");
+        MutantControls controls = new MutantControls(SETTINGS, mutants, (tier, selector, dir) -> tier.equals("default")
+                ? new MutantRun.Build(selector, -1, 1800.0, dir.resolve("build-1.log"), Map.of(), List.of(), 0)
+                : new MutantRun.Build(selector, 1, 60.0, dir.resolve("build-1.log"), Map.of(), List.of(), 1,
+                        Map.of("B12", "ENVIRONMENT (the stand did not start)"), Map.of()));
 
-        assertThatThrownBy(() -> MutantControls.fromReport("default", other, settings))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("not of this tree");
-        assertThatThrownBy(() -> MutantControls.fromReport("faults", defaultOnly, settings))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("holds no run of the faults tier");
-    }
-
-    private static MutantRun.Settings settings(Path root) throws Exception {
-        Files.createDirectories(root.resolve("src"));
-        Files.writeString(root.resolve("src/A.java"), "class A {}");
-        Files.writeString(root.resolve("pom.xml"), "<project/>");
-        Path baseline = root.resolve("baseline.json");
-        JSON.writeValue(baseline.toFile(), Map.of("claims", List.of(
-                Map.of("id", "G1", "verdict", "PASS", "tier", "default"),
-                Map.of("id", "G9", "verdict", "PASS", "tier", "default"),
-                Map.of("id", "B6", "verdict", "PASS", "tier", "default"),
-                Map.of("id", "B5[broker-kill]", "verdict", "PASS", "tier", "faults"))));
-        return new MutantRun.Settings(root, root.resolve("work"), baseline, "offline", "mvn", false, Duration.ofMinutes(1));
-    }
-
-    private static Path write(Path root, String name, String hash, List<String> tiers) throws Exception {
-        Path report = root.resolve(name);
-        JSON.writeValue(report.toFile(), Map.of(
-                "source", Map.of("content_hash", hash, "commit", "abc"),
-                "runs", tiers.stream().map(t -> Map.of("tier", t)).toList(),
-                "claims", List.of(
-                        Map.of("id", "G1", "verdict", "PASS", "tier", "default"),
-                        Map.of("id", "G4", "verdict", "FAIL", "tier", "default", "reason", "engine"),
-                        Map.of("id", "G9", "verdict", "UNVERIFIED", "tier", "default", "reason", "no proof"),
-                        Map.of("id", "B6", "verdict", "ENVIRONMENT", "tier", "default", "reason", "stand"),
-                        Map.of("id", "B5[broker-kill]", "verdict", "FAIL", "tier", "faults", "reason", "lost"))));
-        return report;
+        assertThat(controls.broken("default", false)).startsWith("the control build timed out");
+        assertThat(controls.broken("faults", false)).startsWith("the control build's stand failed (ENVIRONMENT");
     }
 }

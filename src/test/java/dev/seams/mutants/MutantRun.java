@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -159,6 +160,7 @@ public final class MutantRun {
      * @throws UncheckedIOException if the copy cannot be made
      */
     public static Result run(Mutant mutant, Settings settings, MutantControls controls) {
+        Set<String> controlRed = controls.red(mutant.tier(), false);   // built before the mutant's clock starts
         long t0 = System.nanoTime();
         Path dir = settings.work().resolve(mutant.id());
         Path tree = dir.resolve("tree");
@@ -168,12 +170,15 @@ public final class MutantRun {
         if (notApplied != null) {
             return new Result(mutant, "ERROR", "", notApplied, builds, seconds(t0));
         }
+        if (mutant.files().stream().noneMatch(f -> f.endsWith(".java"))) {   // the control's classes are this copy's
+            takeClasses(controls.tree(mutant.tier()), tree);
+        }
         Build expected = build(mutant.id(), mutant.tier(), settings, tree, dir, String.join(",", mutant.expected()), 1, false,
-                controls.red(mutant.tier(), false));
+                controlRed);
         builds.add(expected);
         if (standFailed(expected)) {   // a stand that did not start says nothing about the mutant: its build once more
             expected = build(mutant.id(), mutant.tier(), settings, tree, dir, String.join(",", mutant.expected()), 3, false,
-                    controls.red(mutant.tier(), false));
+                    controlRed);
             builds.add(expected);
         }
         if (expected.killed()) {
@@ -187,10 +192,13 @@ public final class MutantRun {
             return expected.caught() ? caught(mutant, builds, t0) : new Result(mutant, "SURVIVED", "",
                     "its expected claims passed; the rest of the tier was not run", builds, seconds(t0));
         }
-        Build rest = build(mutant.id(), mutant.tier(), settings, tree, dir, null, 2, true, controls.red(mutant.tier(), true));
+        long beforeControl = System.nanoTime();
+        Set<String> wholeRed = controls.red(mutant.tier(), true);
+        t0 += System.nanoTime() - beforeControl;   // a control's build is not the mutant's time
+        Build rest = build(mutant.id(), mutant.tier(), settings, tree, dir, null, 2, true, wholeRed);
         builds.add(rest);
         if (standFailed(rest)) {
-            rest = build(mutant.id(), mutant.tier(), settings, tree, dir, null, 4, true, controls.red(mutant.tier(), true));
+            rest = build(mutant.id(), mutant.tier(), settings, tree, dir, null, 4, true, wholeRed);
             builds.add(rest);
         }
         if (rest.killed()) {
@@ -267,12 +275,27 @@ public final class MutantRun {
     }
 
     static Build build(String id, String tier, Settings settings, Path tree, Path dir, String selector, int n,
-                               boolean failFast, Set<String> controlRed) {
+                       boolean failFast, Set<String> controlRed) {
+        return build(id, tier, settings, tree, dir, selector, n, failFast, controlRed, false);
+    }
+
+    /**
+     * One Maven build of a copy: {@code mvn verify} of the tier with the copies' settle bounds, gated against the baseline.
+     *
+     * @param skipUnitTests whether surefire is skipped ({@code -Dseams.unit.skip}: a control's unit tests tell nothing)
+     */
+    static Build build(String id, String tier, Settings settings, Path tree, Path dir, String selector, int n,
+                       boolean failFast, Set<String> controlRed, boolean skipUnitTests) {
         List<String> args = new ArrayList<>(List.of(settings.mvn(), "-B", "-ntp", "verify", "-Dseams.profile=" + settings.profile(),
                 "-Dseams.gate=" + settings.baseline().toAbsolutePath(), "-Dseams.unit.failure.ignore=true",
                 "-Dseams.settle.seconds=" + SETTLE_SECONDS, "-Dseams.settle.stuck.seconds=" + STUCK_SECONDS,
                 // a mutant's whole tier stops at its first red claim; the expected claims and a control all run
-                "-Dseams.fail.fast=" + failFast, "-D" + ReportWriter.REFRESH_PROPERTY + "=true"));   // the copy's own reports/
+                "-Dseams.fail.fast=" + failFast, "-D" + ReportWriter.REFRESH_PROPERTY + "=true",   // the copy's own reports/
+                "-Dseams.unit.skip=" + skipUnitTests,
+                // a class newer than its source is up to date (takeClasses); a patched source is compiled with the rest
+                "-Dmaven.compiler.useIncrementalCompilation=false",
+                // the unit tests' short-lived JVMs start faster on the client compiler; the claims' JVMs are left as they are
+                "-Dseams.unit.argLine=-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"));
         if (tier.equals("faults")) {
             args.add("-Pfaults");
         }
@@ -282,7 +305,8 @@ public final class MutantRun {
         Path log = dir.resolve("build-" + n + ".log");
         LOG.info("{}: build {} ({}), log {}", id, n, selector == null ? "its whole tier" : selector, log);
         long t0 = System.nanoTime();
-        Command c = Command.run(tree, args, log, settings.buildTimeout(), Map.of());
+        Command c = Command.run(tree, args, log, settings.buildTimeout(),
+                Map.of("MAVEN_OPTS", (System.getenv().getOrDefault("MAVEN_OPTS", "") + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC").trim()));
         StandLeftovers.remove();
         Path report = tree.resolve(selector == null ? "reports/guarantees.json" : "target/partial-report/guarantees.json");
         Map<String, Object> json = ReportWriter.read(report);
@@ -295,12 +319,48 @@ public final class MutantRun {
                 judged.failures());
     }
 
-    /** Copies pom.xml, src/, containers/ and docs/ (no build output, not the mutation tier) into an emptied {@code to}. */
+    /**
+     * Gives a copy whose patch touches no Java source the classes its tier's control compiled from the same sources,
+     * with their times, so that its build compiles nothing ({@code maven.compiler.useIncrementalCompilation=false}: a
+     * class newer than its source is up to date). A patch of a Java source never takes them: a constant it changes is
+     * inlined in other classes, which only a whole compile renews.
+     *
+     * @param control the control's tree, or null when it has none
+     * @param tree    the mutant's copy
+     */
+    static void takeClasses(Path control, Path tree) {
+        if (control == null) {
+            return;
+        }
+        for (String dir : List.of("target/classes", "target/test-classes")) {
+            Path from = control.resolve(dir);
+            if (!Files.isDirectory(from)) {
+                return;
+            }
+            try (Stream<Path> walk = Files.walk(from)) {
+                for (Path p : walk.toList()) {
+                    Path target = tree.resolve(dir).resolve(from.relativize(p).toString());
+                    if (Files.isDirectory(p)) {
+                        Files.createDirectories(target);
+                    } else {
+                        Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot copy " + from + " to " + tree, e);
+            }
+        }
+    }
+
+    /**
+     * Copies pom.xml, src/, containers/ and docs/ (no build output, not the mutation tier) into an emptied {@code to},
+     * with their times (a class compiled from an unchanged source stays up to date: {@link #takeClasses}).
+     */
     static void copy(Path root, Path to) {
         try {
             Project.deleteTree(to);
             Files.createDirectories(to);
-            Files.copy(root.resolve("pom.xml"), to.resolve("pom.xml"));
+            Files.copy(root.resolve("pom.xml"), to.resolve("pom.xml"), StandardCopyOption.COPY_ATTRIBUTES);
             for (String top : List.of("src", "containers", "docs")) {
                 Path from = root.resolve(top);
                 try (Stream<Path> walk = Files.walk(from)) {
@@ -310,7 +370,7 @@ public final class MutantRun {
                         if (Files.isDirectory(p)) {
                             Files.createDirectories(target);
                         } else {
-                            Files.copy(p, target);
+                            Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
                         }
                     }
                 }

@@ -73,6 +73,8 @@ final class MutantsReport {
             one.put("selector", c.selector());
             one.put("exit", c.exit());
             one.put("seconds", c.seconds());
+            one.put("log", c.log().isAbsolute() && c.log().startsWith(settings.root()) ? settings.root().relativize(c.log()).toString()
+                    : c.log().toString());
             one.put("red", c.red());
             controlJson.add(one);
         }
@@ -173,13 +175,12 @@ final class MutantsReport {
                 .append("its tier. Unit tests that failed are listed beside, never counted as the kill. Summary: ")
                 .append(json.get("summary")).append(".\n\n");
         List<Map<String, Object>> controls = (List<Map<String, Object>>) json.getOrDefault("controls", List.of());
-        md.append(controls.isEmpty() ? "No control ran.\n\n" : "Unmutated controls (a copy built with the same selectors, or "
-                + "a report of both tiers run from this same source, which is not built twice):\n\n");
+        md.append(controls.isEmpty() ? "No control ran.\n\n" : "Unmutated controls, built in this run from the same tree without a "
+                + "patch, with the same selectors, settle bounds and gate as the mutants' builds:\n\n");
         for (Map<String, Object> c : controls) {
             Map<String, String> red = (Map<String, String>) c.get("red");
-            String selector = String.valueOf(c.get("selector"));
-            md.append("- tier `").append(c.get("tier")).append("`, ").append(selector.startsWith(MutantControls.Control.FROM_REPORT)
-                    ? cell(selector) + ": " : "`" + cell(selector) + "`: exit " + c.get("exit") + ", " + c.get("seconds") + " s; ")
+            md.append("- tier `").append(c.get("tier")).append("`, `").append(cell(c.get("selector"))).append("`: exit ")
+                    .append(c.get("exit")).append(", ").append(c.get("seconds")).append(" s, log `").append(c.get("log")).append("`; ")
                     .append(red.isEmpty() ? "no entry red" : red.size() + " entries red, counted for no mutant: "
                             + cell(String.join("; ", red.values()))).append('\n');
         }

@@ -56,7 +56,7 @@ class MutantsReportTest {
                 .satisfies(c -> assertThat(String.valueOf(c.get("why_none"))).startsWith("not built yet")));
         String md = MutantsReport.markdown(json);
         assertThat(mutants.get(0)).containsEntry("credited", Map.of("B5[quick-clickhouse-stop]", "B5[quick-clickhouse-stop]"));
-        assertThat(md).contains("- tier `default`, `OutagesIT,TransactionsIT`: exit 0, 80.0 s; no entry red")
+        assertThat(md).contains("- tier `default`, `OutagesIT,TransactionsIT`: exit 0, 80.0 s, log `control.log`; no entry red")
                 .contains("| 1 | `sink-skip-retriable-batch` |").contains("**KILLED**").contains("**SURVIVED**")
                 .contains("B5[quick-clickhouse-stop]: FAIL (anomaly lost = 96)").contains("| B5 | ● |  |  |")
                 .contains("| slot | **CAUGHT** | red only by a timeout | B14[graceful stop] |".substring(7))

@@ -16,7 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The mutation tier, {@code mvn verify -Pmutants} (issue 21): every mutant of {@link MutantCatalog} run by
+ * The mutation tier, {@code mvn verify -Pmutants} (docs/mutants.md): every mutant of {@link MutantCatalog} run by
  * {@link MutantRun} against the baseline report, beside an unmutated control build of the same selectors per tier, then {@code reports/mutants.{md,json}} written — or, for a
  * selection ({@code -Dseams.mutants=id,...}, e.g. {@code .ci/run}'s sentinel), {@code target/mutants-report/}.
  * The build is red unless every mutant run was killed and, for the whole catalogue, every claim killed at least
@@ -24,9 +24,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Properties: {@code seams.mutants} (ids, default all), {@code seams.mutants.baseline} (default the committed
  * {@code reports/guarantees.json}), {@code seams.mutants.widen} (default true: a survivor of its expected claims
- * runs the rest of its tier), {@code seams.mutants.build.minutes} (one build's bound, default 30), {@code seams.mutants.control} (a
- * {@code guarantees.json} of this same source to take as every tier's unmutated control instead of building it, e.g.
- * the report just regenerated on the same commit; default unset: build each control),
+ * runs the rest of its tier), {@code seams.mutants.build.minutes} (one build's bound, default 30),
  * {@code seams.profile}, {@code seams.mvn} (pom.xml passes Maven's own).
  */
 class MutationTierIT {
@@ -48,8 +46,7 @@ class MutationTierIT {
         Provenance source = Provenance.of(root);
         long t0 = System.nanoTime();
         List<MutantRun.Result> results = new ArrayList<>();
-        String control = property("seams.mutants.control", "");   // unmutated, same selectors (issue 36 §1)
-        MutantControls controls = new MutantControls(settings, mutants, control.isBlank() ? null : root.resolve(control));
+        MutantControls controls = new MutantControls(settings, mutants);   // unmutated, same selectors and bounds, this run
         for (Mutant m : mutants) {
             MutantRun.Result r = MutantRun.run(m, settings, controls);
             LOG.info("mutant {}: {} {} {} ({} s)", m.id(), r.verdict(), r.killerEntries(), r.detail(), r.seconds());
@@ -69,6 +66,8 @@ class MutationTierIT {
             }
         }
 
+        assertThat(controls.made()).as("every tier's unmutated control, built in this run (docs/mutants.md step 3)")
+                .extracting(MutantControls.Control::tier).containsAll(mutants.stream().map(Mutant::tier).distinct().toList());
         assertThat(results).as("mutants not killed by a claim (a survivor is a finding: strengthen the claim or add the one "
                         + "missing, never drop the mutant); report " + dir.resolve("mutants.md"))
                 .allSatisfy(r -> assertThat(r.verdict()).as(r.mutant().id() + ": " + r.detail()).isEqualTo("KILLED"));
