@@ -146,8 +146,7 @@ public enum ConfigRule {
 
     /** @return the names in the chain ({@code transforms}) whose {@code type} ends with {@code typeSuffix}, in order */
     private static List<String> transforms(Map<String, String> c, String typeSuffix) {
-        return java.util.Arrays.stream(c.getOrDefault("transforms", "").split(",")).map(String::strip)
-                .filter(t -> !t.isEmpty() && c.getOrDefault("transforms." + t + ".type", "").endsWith(typeSuffix)).toList();
+        return ConnectorSettings.transformsOfType(c, typeSuffix);
     }
 
     /**

@@ -68,4 +68,14 @@ public final class ConnectorSettings {
                 : f.getValue().toString()));
         return settings;
     }
+
+    /**
+     * @param settings   a connector's settings
+     * @param typeSuffix the end of a transform's class name, e.g. {@code RegexRouter}
+     * @return the names of the transforms of that type, in the chain's order ({@code transforms})
+     */
+    public static java.util.List<String> transformsOfType(Map<String, String> settings, String typeSuffix) {
+        return java.util.Arrays.stream(settings.getOrDefault("transforms", "").split(",")).map(String::strip)
+                .filter(t -> !t.isEmpty() && settings.getOrDefault("transforms." + t + ".type", "").endsWith(typeSuffix)).toList();
+    }
 }

@@ -9,12 +9,14 @@ import java.util.concurrent.CompletableFuture;
 /**
  * A fault of the source watched from its replication slot (claim B17 "network cut during streaming"): before the
  * injection it reads the walsender streaming the slot (its pid, and the WAL the server had not sent yet), just before the
- * heal the WAL written while the fault held and what of it the walsender had not sent, and after the heal the walsender
- * again, so the report shows what was at stake and whether the connector's replication connection outlived the fault
- * (the same pid) or was opened anew. Figures {@code walsender_pid_before}, {@code wal_not_sent_at_injection_bytes},
- * {@code wal_written_while_held_bytes}, {@code wal_not_sent_before_heal_bytes}, {@code walsender_after_heal}; what proves
- * the fault took effect is the wrapped fault's proof, and with no WAL waiting before the heal nothing was at stake
- * ({@link #nothingAtStake()}).
+ * heal the WAL written while the fault held, what of it the walsender had not sent and what the connector had not
+ * reported receiving, and after the heal the walsender again, so the report shows what was at stake and whether the
+ * connector's replication connection outlived the fault (the same pid) or was opened anew. Figures {@code
+ * walsender_pid_before}, {@code wal_not_sent_at_injection_bytes}, {@code wal_written_while_held_bytes}, {@code
+ * wal_not_sent_before_heal_bytes}, {@code wal_not_received_before_heal_bytes}, {@code walsender_after_heal}; what proves
+ * the fault took effect is the wrapped fault's proof, and with no WAL the connector had not received before the heal
+ * nothing was at stake ({@link #nothingAtStake()}). Not sent is no measure of the stake: the walsender hands a cut-off
+ * client's WAL to the socket until the kernel's buffers are full (a few hundred kilobytes of changes count as sent).
  */
 public final class WalsenderWatch implements Fault {
 
@@ -24,10 +26,11 @@ public final class WalsenderWatch implements Fault {
     private CompletableFuture<Object> after = new CompletableFuture<>();
     private CompletableFuture<Object> written = new CompletableFuture<>();
     private CompletableFuture<Object> notSent = new CompletableFuture<>();
+    private CompletableFuture<Object> notReceived = new CompletableFuture<>();
     private Optional<Walsender> before = Optional.empty();
     private long walAtInjection = -1;
-    /** Bytes of WAL the walsender had not sent just before the heal; -1 not known. */
-    private long notSentBeforeHeal = -1;
+    /** Bytes of WAL the connector had not reported receiving just before the heal; -1 not known. */
+    private long notReceivedBeforeHeal = -1;
 
     /**
      * @param fault the fault of the source, e.g. PostgreSQL cut off the network
@@ -52,12 +55,14 @@ public final class WalsenderWatch implements Fault {
         after = new CompletableFuture<>();
         written = new CompletableFuture<>();
         notSent = new CompletableFuture<>();
-        notSentBeforeHeal = -1;
+        notReceived = new CompletableFuture<>();
+        notReceivedBeforeHeal = -1;
         Proof proof = fault.inject();
         return proof.with("walsender_pid_before", before.map(w -> (Object) w.pid()).orElse("none"))
                 .with("wal_not_sent_at_injection_bytes", before.map(w -> (Object) w.unsentWal()).orElse("unknown"))
                 .with("wal_written_while_held_bytes", written)
                 .with("wal_not_sent_before_heal_bytes", notSent)
+                .with("wal_not_received_before_heal_bytes", notReceived)
                 .with("walsender_after_heal", after);
     }
 
@@ -66,12 +71,12 @@ public final class WalsenderWatch implements Fault {
         return fault.hold();
     }
 
-    /** @return a reason when the walsender had sent every byte of WAL just before the heal (or that was not known) */
+    /** @return a reason when the connector had received every byte of WAL just before the heal (or that was not known) */
     @Override
     public Optional<String> nothingAtStake() {
-        return notSentBeforeHeal > 0 ? Optional.empty() : Optional.of(notSentBeforeHeal == 0
-                ? "no WAL was waiting for the connector when the fault ended (the walsender had sent all of it)"
-                : "the WAL the walsender had not sent before the heal could not be read");
+        return notReceivedBeforeHeal > 0 ? Optional.empty() : Optional.of(notReceivedBeforeHeal == 0
+                ? "no WAL was waiting for the connector when the fault ended (it had reported receiving all of it)"
+                : "the WAL the connector had not received before the heal could not be read");
     }
 
     /**
@@ -83,12 +88,15 @@ public final class WalsenderWatch implements Fault {
         try {
             long now = slots.walPosition();
             written.complete(now - walAtInjection);
-            // no walsender while held: none of the WAL written since the injection was sent
-            notSentBeforeHeal = slots.walsender(slot).map(Walsender::unsentWal).orElse(now - walAtInjection);
-            notSent.complete(notSentBeforeHeal);
+            // no walsender while held: none of the WAL written since the injection was sent or received
+            Optional<Walsender> held = slots.walsender(slot);
+            notSent.complete(held.map(Walsender::unsentWal).orElse(now - walAtInjection));
+            notReceivedBeforeHeal = held.map(Walsender::unreceivedWal).orElse(now - walAtInjection);
+            notReceived.complete(notReceivedBeforeHeal);
         } catch (RuntimeException unread) {   // PostgreSQL not answering the harness: the stake is not known
             written.complete("unknown: " + unread.getMessage());
             notSent.complete("unknown: " + unread.getMessage());
+            notReceived.complete("unknown: " + unread.getMessage());
         }
         try {
             fault.heal();

@@ -1,10 +1,13 @@
 package dev.seams.it;
 
+import dev.seams.config.ConnectorUnderTest;
 import dev.seams.fixture.StandContext;
 import dev.seams.report.Claim;
 import dev.seams.report.ClaimEvidence;
+import dev.seams.stand.ConnectWorker;
 import dev.seams.stand.Stand;
 import dev.seams.stand.VersionGate;
+import dev.seams.truth.RunNames;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -59,5 +62,34 @@ class VersionGateIT {
         e.note("Declared: the image's labels seams.version.* (offline images: read back from what prepare.sh built), else its "
                 + "version tag; the Kafka Streams library: -Dkafka.version. Live: what each running server reports (the report "
                 + "header). The upgrade gate: docs/profiles.md \"Upgrading a component\".");
+    }
+
+    @Test
+    @Claim(id = "B7", variant = "connector under test", title = "Version gate: the connector configuration the header names is the one Connect runs",
+            exercises = {"config/ConnectorUnderTest", "stand/ShippedSetup", "containers/debezium/orders-connector.json"})
+    void b7ConnectorUnderTest(ClaimEvidence e, StandContext s) {
+        Stand stand = s.stand();
+        ConnectorUnderTest connector = ConnectorUnderTest.configured();
+        ConnectorUnderTest.Registered registered = stand.connector();
+        ConnectWorker connect = new ConnectWorker(stand.connect());
+        Map<String, String> inConnect = new java.util.LinkedHashMap<>();
+        connect.get("/connectors/" + RunNames.CONNECTOR + "/config").fields()
+                .forEachRemaining(f -> inConnect.put(f.getKey(), f.getValue().asText()));
+        java.util.Set<String> known = connect.knownSettings(inConnect);
+        List<String> unknown = connector.settings().keySet().stream().filter(k -> !known.contains(k))
+                .filter(k -> !k.matches("(key|value|header)\\.converter\\..+|name")).toList();
+
+        e.figure("connector", connector.name() + " (" + connector.file() + ")");
+        e.figure("stand_overrides", registered.lines());
+        e.figure("settings_debezium_does_not_know", unknown);
+        e.check("settings_in_the_file", connector.settings().size()).isPositive("settings read from the connector's file");
+        e.check("settings_not_reaching_connect_as_given", connector.notAsGiven(registered, inConnect))
+                .isEqualTo(List.of(), "settings of the file that Connect holds with another value, or not at all, without "
+                        + "being one of the stand's listed changes (connection, names, table list, route)");
+        e.note("Connect's copy is GET /connectors/" + RunNames.CONNECTOR + "/config, compared with the file as "
+                + "ConnectorSettings reads it (-D" + ConnectorUnderTest.PROPERTY + ", else " + ConnectorUnderTest.SHIPPED_FILE
+                + "); a setting the stand changes is listed in the report's header with the file's value. Settings Debezium "
+                + "does not know are those the worker's validation of the configuration does not define (converter settings "
+                + "aside): Connect ignores them.");
     }
 }

@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One realistic regression of the mutation tier (issue 21): a small change to the product
- * ({@code src/main}) or to the stand's definition ({@code containers/}), kept as a unified diff
+ * One realistic regression of the mutation tier (docs/mutants.md): a small change to the product
+ * ({@code src/main}), to the stand's definition ({@code containers/}) or to the code that puts a user's connector under
+ * the claims ({@code config/ConnectorUnderTest}), kept as a unified diff
  * ({@code src/test/resources/dev/seams/mutants/<id>.patch}) whose header says what it models and which
  * claims must catch it:
  *

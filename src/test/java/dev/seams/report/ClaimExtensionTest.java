@@ -147,6 +147,21 @@ class ClaimExtensionTest {
     }
 
     @Test
+    void aBaselineOfAnotherConnectorConfigurationIsRefusedByName(@TempDir Path dir) throws Exception {
+        Path baseline = dir.resolve("guarantees.json");
+        Files.writeString(baseline, ("{\"sink\": \"SINK\", \"connector\": {\"name\": \"debezium-tutorial\"}, \"claims\": []}")
+                .replace("SINK", SinkUnderTest.configured().name()));
+        System.setProperty(Gate.PROPERTY, baseline.toString());
+        try {
+            assertThatThrownBy(Gate::configured).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("is a report of the connector configuration debezium-tutorial, this run's is shipped")
+                    .hasMessageContaining("a copy of reports/guarantees.json");
+        } finally {
+            System.clearProperty(Gate.PROPERTY);
+        }
+    }
+
+    @Test
     void failFastLeavesTheClaimsAfterTheFirstRedOneUnrun() {
         Events events = runFailingFast(Samples.class);
         assertThat(events.failed().count()).as("G1 and B8 both fail alone: only the first of them runs").isEqualTo(1);

@@ -1,5 +1,6 @@
 package dev.seams.report;
 
+import dev.seams.config.ConnectorUnderTest;
 import dev.seams.project.Project;
 import dev.seams.sinks.SinkUnderTest;
 import java.io.IOException;
@@ -189,10 +190,18 @@ public final class Gate {
                         + ", this run's sink under test is " + sink + " (-D" + SinkUnderTest.PROPERTY + "): gate it against a "
                         + "report of the same sink, e.g. a copy of reports/sinks/" + sink + "/guarantees.json (docs/sinks.md)");
             }
+            String connector = ConnectorUnderTest.configuredName();
+            String baselineConnector = ReportWriter.connectorName(report.get("connector"));
+            if (!connector.equals(baselineConnector)) {   // a regression is judged against the same configuration
+                throw new IllegalStateException("-D" + PROPERTY + "=" + file + " is a report of the connector configuration "
+                        + baselineConnector + ", this run's is " + connector + " (-D" + ConnectorUnderTest.PROPERTY + "): gate it "
+                        + "against a report of the same configuration, e.g. a copy of " + ReportWriter.reportsDir(sink, connector)
+                        + "/guarantees.json (docs/config.md)");
+            }
             try {   // a waiver older than the committed report's last change served that change and has lapsed
                 Path root = Project.root();
                 List<Waivers.Waiver> inForce = Waivers.newerThan(Waivers.read(root, WAIVERS), root,
-                        Waivers.reportChange(root, ReportWriter.reportsDir(sink) + "/guarantees.json", 0));
+                        Waivers.reportChange(root, ReportWriter.reportsDir(sink, connector) + "/guarantees.json", 0));
                 gate = of(report, file).withWaivers(inForce).withMoves(moves(root.resolve(MOVES)));
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read " + WAIVERS + " or " + MOVES, e);

@@ -70,6 +70,17 @@ final class Markdown {
         return page(entryId) + "#" + anchor(entryId);
     }
 
+    /** @return {@code  (file; the stand's changes: …)} of a header's {@code connector}, or empty for a report without one */
+    @SuppressWarnings("unchecked")
+    private static String connectorFile(Object connector) {
+        if (!(connector instanceof Map<?, ?> m)) {
+            return "";
+        }
+        List<String> overrides = (List<String>) ((Map<String, Object>) m).getOrDefault("overrides", List.of());
+        return " (`" + m.get("file") + "`" + (overrides.isEmpty() ? "" : "; the stand's changes, the file's value → the stand's: "
+                + String.join("; ", overrides)) + ")";
+    }
+
     @SuppressWarnings("unchecked")
     private static String index(Map<String, Object> json, Map<String, Object> mutants, List<Map<String, Object>> claims,
                                 Map<String, List<String>> fired, List<SubReports.SubReport> beside) {
@@ -77,7 +88,8 @@ final class Markdown {
         md.append("# seams — delivery guarantees, measured\n\n");
         md.append("Generated ").append(json.get("generated_at")).append(" by `mvn verify` (profile `")
                 .append(json.get("profile")).append("`, sink under test `").append(json.getOrDefault("sink", ReportWriter.DEFAULT_SINK))
-                .append("`). Every figure below was measured on the real servers of this run; ")
+                .append("`, connector under test `").append(ReportWriter.connectorName(json.get("connector"))).append("`")
+                .append(connectorFile(json.get("connector"))).append("). Every figure below was measured on the real servers of this run; ")
                 .append("claim ids are those of `docs/claims.md`. Each claim's evidence is on its own page (`claims/<id>.md`), ")
                 .append("linked from the summary. Machine-readable twin: `guarantees.json`.\n\n");
         Map<String, Object> gate = (Map<String, Object>) json.get("gate");

@@ -65,6 +65,16 @@ class MarkdownTest {
     }
 
     @Test
+    void theHeaderNamesTheConnectorUnderTestAndTheStandsChangesToIt() {
+        assertThat(Markdown.render(REPORT)).as("a report from before the field: the shipped configuration")
+                .contains("connector under test `shipped`). Every figure");
+        Map<String, Object> mine = new java.util.LinkedHashMap<>(REPORT);
+        mine.put("connector", Map.of("name", "mine", "file", "/home/u/mine.json", "overrides", List.of("topic.prefix: prod -> seams")));
+        assertThat(Markdown.render(mine)).contains("connector under test `mine` (`/home/u/mine.json`; the stand's changes, the file's "
+                + "value → the stand's: topic.prefix: prod -> seams)");
+    }
+
+    @Test
     void theReportOpensWithOneOverallVerdictNamingTheEntriesThatDoNotPass() {
         assertThat(Markdown.render(REPORT)).contains("**Overall: PASS** — all 3 entries pass.");
         Map<String, Object> mixed = Map.of("claims", List.of(

@@ -2,6 +2,7 @@ package dev.seams.report;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.seams.config.ConnectorUnderTest;
 import dev.seams.project.Project;
 import dev.seams.sinks.DsSink;
 import dev.seams.sinks.SinkUnderTest;
@@ -105,17 +106,46 @@ public final class ReportWriter implements LauncherSessionListener {
      */
     public static Path runDir() {
         return Project.root().resolve(runDir(partial(), ExternalStand.chosen(), Boolean.getBoolean(REFRESH_PROPERTY),
-                SinkUnderTest.configured().name()));
+                SinkUnderTest.configured().name(), ConnectorUnderTest.configuredName()));
     }
 
     static String runDir(boolean partial, boolean external, boolean refresh, String sink) {
+        return runDir(partial, external, refresh, sink, ConnectorUnderTest.SHIPPED);
+    }
+
+    static String runDir(boolean partial, boolean external, boolean refresh, String sink, String connector) {
         return partial ? "target/partial-report" : external ? "target/external-report"
-                : refresh ? reportsDir(sink) : "target/" + reportsDir(sink);
+                : refresh ? reportsDir(sink, connector) : "target/" + reportsDir(sink, connector);
+    }
+
+    /**
+     * @param sink      the sink under test ({@code -Dseams.sink})
+     * @param connector the connector under test's name ({@link ConnectorUnderTest#configuredName()})
+     * @return {@link #reportsDir(String)} for the shipped connector; {@code reports/connectors/<name>} for a user's
+     *     (docs/config.md), with {@code /sinks/<sink>} below it for a sink other than ds-sink
+     */
+    static String reportsDir(String sink, String connector) {
+        if (ConnectorUnderTest.SHIPPED.equals(connector)) {
+            return reportsDir(sink);
+        }
+        return "reports/connectors/" + connector + (DEFAULT_SINK.equals(sink) ? "" : reportsDir(sink).substring("reports".length()));
     }
 
     /** @return whether this run rewrites the committed reports ({@value #REFRESH_PROPERTY}, a whole run on the local stand) */
     static boolean refreshes() {
         return !partial() && !ExternalStand.chosen() && Boolean.getBoolean(REFRESH_PROPERTY);
+    }
+
+    /** @return the header's {@code connector} of a run that names none: the shipped configuration */
+    static Map<String, Object> shippedConnector() {
+        return Map.of("name", ConnectorUnderTest.SHIPPED, "file", ConnectorUnderTest.SHIPPED_FILE);
+    }
+
+    /** @return the name in a header's {@code connector} ({@link ConnectorUnderTest#SHIPPED} for a report that has none) */
+    @SuppressWarnings("unchecked")
+    static String connectorName(Object connector) {
+        return connector instanceof Map<?, ?> m ? String.valueOf(((Map<String, Object>) m).getOrDefault("name", ConnectorUnderTest.SHIPPED))
+                : ConnectorUnderTest.SHIPPED;
     }
 
     /**
@@ -180,8 +210,10 @@ public final class ReportWriter implements LauncherSessionListener {
                                       Map<String, Object> previous) {
         String profile = String.valueOf(suite.getOrDefault("profile", "unknown"));
         String sink = String.valueOf(suite.getOrDefault("sink", DEFAULT_SINK));
+        Object connector = suite.getOrDefault("connector", shippedConnector());
         boolean sameSource = run.source().contentHash().equals(((Map<String, Object>) previous.getOrDefault("source", Map.of())).get("content_hash"))
-                && profile.equals(previous.get("profile")) && sink.equals(previous.getOrDefault("sink", DEFAULT_SINK));
+                && profile.equals(previous.get("profile")) && sink.equals(previous.getOrDefault("sink", DEFAULT_SINK))
+                && connectorName(connector).equals(connectorName(previous.getOrDefault("connector", shippedConnector())));
         List<Map<String, Object>> entries = new ArrayList<>();
         claims.forEach(c -> entries.add(entry(c, run.tier())));
         List<Map<String, Object>> runs = new ArrayList<>();
@@ -234,6 +266,7 @@ public final class ReportWriter implements LauncherSessionListener {
         json.put("generated_at", run.finished().truncatedTo(ChronoUnit.SECONDS).toString());
         json.put("profile", profile);
         json.put("sink", sink);
+        json.put("connector", connector);
         json.put("versions", suite.getOrDefault("versions", Map.of()));
         Map<String, Object> defaultRun = runs.stream().filter(r -> ClaimCatalog.DEFAULT_TIER.equals(r.get("tier")))
                 .findFirst().orElse(Map.of());   // a tier run alone has no default-tier time: null, not its own

@@ -62,6 +62,22 @@ class ReportWriterTest {
         assertThat(ReportWriter.reportsDir("ds-sink")).isEqualTo("reports");
         assertThat(ReportWriter.reportsDir("kafka-engine")).isEqualTo("reports/sinks/kafka-engine");
         assertThat(ReportWriter.reportsDir("image:Registry.example.com/team/sink:1.4")).isEqualTo("reports/sinks/image-registry.example.com-team-sink-1.4");
+        assertThat(ReportWriter.reportsDir("ds-sink", "shipped")).isEqualTo("reports");
+        assertThat(ReportWriter.reportsDir("ds-sink", "debezium-tutorial")).isEqualTo("reports/connectors/debezium-tutorial");
+        assertThat(ReportWriter.reportsDir("kafka-engine", "mine")).isEqualTo("reports/connectors/mine/sinks/kafka-engine");
+        assertThat(ReportWriter.runDir(false, false, false, "ds-sink", "mine")).isEqualTo("target/reports/connectors/mine");
+    }
+
+    @Test
+    void aReportNamesItsConnectorAndCarriesNoTierOfAnotherConfigurationsReport() {
+        Map<String, Object> shipped = ReportWriter.toJson(SUITE, List.of(passed("G1")), run("faults", SOURCE), ClaimCatalog.load(), Map.of());
+        Map<String, Object> mine = ReportWriter.toJson(Map.of("profile", "offline", "sink", "ds-sink", "connector",
+                        Map.of("name", "mine", "file", "/home/u/mine.json", "overrides", List.of("topic.prefix: prod -> seams"))),
+                List.of(passed("G2")), run("default", SOURCE), ClaimCatalog.load(), shipped);
+        assertThat(shipped.get("connector")).isEqualTo(Map.of("name", "shipped", "file", "containers/debezium/orders-connector.json"));
+        assertThat(claims(mine)).filteredOn(c -> "G1".equals(c.get("id"))).extracting(c -> c.get("verdict")).containsExactly("NOT_RUN");
+        assertThat(ReportWriter.connectorName(mine.get("connector"))).isEqualTo("mine");
+        assertThat(ReportWriter.connectorName(null)).as("a report from before the field").isEqualTo("shipped");
     }
 
     @Test

@@ -95,6 +95,29 @@ public final class ConnectWorker {
     }
 
     /**
+     * Asks the worker's connector plugin which settings of a configuration it knows ({@code PUT
+     * /connector-plugins/CLASS/config/validate}): its own, its transforms' and predicates' (Connect enriches the definition
+     * with them).
+     *
+     * @param config a connector configuration (its {@code connector.class} chooses the plugin)
+     * @return every setting name the answer defines
+     * @throws IllegalStateException if Connect answers another status than 200 or no JSON
+     */
+    public java.util.Set<String> knownSettings(Map<String, String> config) {
+        String plugin = config.getOrDefault("connector.class", "");
+        String body = send(HttpRequest.newBuilder(uri("/connector-plugins/" + plugin.substring(plugin.lastIndexOf('.') + 1)
+                        + "/config/validate")).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json(config))), CONNECT_REQUEST_TIMEOUT, 200);
+        java.util.Set<String> known = new java.util.TreeSet<>();
+        try {
+            JSON.readTree(body).path("configs").forEach(c -> known.add(c.path("definition").path("name").asText()));
+        } catch (IOException e) {
+            throw new IllegalStateException("Connect answered no JSON to a validation: " + body, e);
+        }
+        return known;
+    }
+
+    /**
      * Stops a connector gracefully ({@code PUT /connectors/NAME/stop}, Kafka Connect 3.5+, KIP-875): its tasks shut
      * down as on a worker's orderly shutdown, its configuration and offsets stay.
      *

@@ -2,6 +2,7 @@ package dev.seams.stand;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.seams.config.ConnectorUnderTest;
 import dev.seams.kafka.KafkaClientConfig;
 import dev.seams.load.PreexistingOrders;
 import dev.seams.project.Project;
@@ -248,19 +249,21 @@ public final class ExternalStand implements Endpoints {
     }
 
     /**
-     * @return the shipped connector ({@code containers/debezium/orders-connector.json}) with the connection to the run's
-     *     database as the Connect worker reaches it ({@code postgres.from.connect}) and the run's names: {@code
-     *     topic.prefix}, the route to {@link RunNames#ORDERS_EVENTS}, the slot and the publication
+     * @return the connector under test ({@code containers/debezium/orders-connector.json} unless {@code -Dseams.connector}
+     *     names a user's) with the connection to the run's database as the Connect worker reaches it ({@code
+     *     postgres.from.connect}) and the run's names: {@code topic.prefix}, the route to {@link RunNames#ORDERS_EVENTS},
+     *     the slot and the publication
      */
     public Map<String, String> connectorConfig() {
+        return connector().config();
+    }
+
+    /** @return the connector under test as this run registers it, with every change the stand made */
+    public ConnectorUnderTest.Registered connector() {
         String[] hostPort = required("postgres.from.connect").split(":", 2);
-        Map<String, String> config = ShippedSetup.connectorConfig(hostPort[0], hostPort.length > 1 ? hostPort[1] : "5432",
-                pgUser(), pgPassword(), DATABASE);
-        config.put("topic.prefix", RunNames.CONNECTOR_TOPIC_PREFIX);
-        config.put("transforms.route.replacement", RunNames.ORDERS_EVENTS);
-        config.put("slot.name", SLOT);
-        config.put("publication.name", SLOT);
-        return config;
+        return ConnectorUnderTest.configured().forStand(new ConnectorUnderTest.StandNames(hostPort[0],
+                hostPort.length > 1 ? hostPort[1] : "5432", pgUser(), pgPassword(), DATABASE, RunNames.CONNECTOR_TOPIC_PREFIX, SLOT,
+                RunNames.ORDERS_EVENTS));
     }
 
     private ConnectWorker connect() {

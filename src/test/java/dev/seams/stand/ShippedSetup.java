@@ -1,20 +1,18 @@
 package dev.seams.stand;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.seams.config.ConnectorUnderTest;
 import dev.seams.project.Project;
 import dev.seams.truth.ClickHouse;
 import dev.seams.truth.RunNames;
 import dev.seams.wire.TopicNames;
 import io.debezium.testing.testcontainers.DebeziumContainer;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -70,38 +68,18 @@ final class ShippedSetup {
         }
     }
 
-    /**
-     * @param postgres the stand's PostgreSQL (its credentials and database)
-     * @return the orders connector's configuration: {@code containers/debezium/orders-connector.json} plus the
-     *     connection to that PostgreSQL as seen from the Connect container ({@code postgres:5432})
-     * @throws UncheckedIOException if the file cannot be read
-     */
-    static Map<String, String> connectorConfig(PostgreSQLContainer postgres) {
-        return connectorConfig("postgres", "5432", postgres.getUsername(), postgres.getPassword(), postgres.getDatabaseName());
-    }
+    /** The shipped slot and publication ({@value ConnectorUnderTest#SHIPPED_FILE}). */
+    static final String SLOT = "seams_orders";
 
     /**
-     * @return {@code containers/debezium/orders-connector.json} plus the connection to a PostgreSQL database as the
-     *     Connect worker reaches it
-     * @throws UncheckedIOException if the file cannot be read
+     * @param postgres the stand's PostgreSQL (its credentials and database)
+     * @return the connector under test ({@link ConnectorUnderTest}: the shipped one unless {@code -Dseams.connector}
+     *     names a user's) with the connection to that PostgreSQL as seen from the Connect container ({@code
+     *     postgres:5432}) and the suite's names, and every change the stand made to it
      */
-    @SuppressWarnings("unchecked")
-    static Map<String, String> connectorConfig(String host, String port, String user, String password, String database) {
-        Map<String, Object> json;
-        try {
-            json = new ObjectMapper().readValue(
-                    Project.root().resolve("containers/debezium/orders-connector.json").toFile(), Map.class);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        Map<String, String> config = new LinkedHashMap<>();
-        json.forEach((k, v) -> config.put(k, String.valueOf(v)));
-        config.put("database.hostname", host);
-        config.put("database.port", port);
-        config.put("database.user", user);
-        config.put("database.password", password);
-        config.put("database.dbname", database);
-        return config;
+    static ConnectorUnderTest.Registered connector(PostgreSQLContainer postgres) {
+        return ConnectorUnderTest.configured().forStand(new ConnectorUnderTest.StandNames("postgres", "5432", postgres.getUsername(),
+                postgres.getPassword(), postgres.getDatabaseName(), RunNames.CONNECTOR_TOPIC_PREFIX, SLOT, RunNames.ORDERS_EVENTS));
     }
 
     /**

@@ -210,11 +210,17 @@ public final class Stand implements Endpoints {
     }
 
     /**
-     * @return the orders connector's configuration: {@code containers/debezium/orders-connector.json}
-     *     plus the connection to the stand's PostgreSQL as seen from the Connect container ({@link ShippedSetup})
+     * @return the orders connector's configuration: the connector under test ({@code containers/debezium/orders-connector.json}
+     *     unless {@code -Dseams.connector} names a user's) plus the connection to the stand's PostgreSQL as seen from the
+     *     Connect container ({@link ShippedSetup#connector})
      */
     public Map<String, String> connectorConfig() {
-        return ShippedSetup.connectorConfig(postgres);
+        return connector().config();
+    }
+
+    /** @return the connector under test as the stand registered it, with every change it made ({@link dev.seams.config.ConnectorUnderTest}) */
+    public dev.seams.config.ConnectorUnderTest.Registered connector() {
+        return ShippedSetup.connector(postgres);
     }
 
     /** Stops Streams and removes every container (Ryuk may be off). Idempotent. */

@@ -2,6 +2,7 @@ package dev.seams.standup;
 
 import dev.seams.check.Reconciliation;
 import dev.seams.cli.BuildVersion;
+import dev.seams.config.ConnectorUnderTest;
 import dev.seams.seed.OrderSeeder;
 import dev.seams.sink.ClickHouseTarget;
 import dev.seams.stand.ContainerControl;
@@ -98,6 +99,13 @@ public final class StandUp implements Callable<Integer> {
                     + "Connect's REST API without authentication (default: ${DEFAULT-VALUE})")
     String listen;
 
+    @Option(names = "--connector", paramLabel = "FILE",
+            description = "run your Debezium connector configuration instead of the shipped one (Connect's {\"name\", "
+                    + "\"config\"} JSON, a bare config object or a .properties file); the stand changes only the connection, "
+                    + "names, table list and route, each change printed (docs/config.md; default: "
+                    + ConnectorUnderTest.SHIPPED_FILE + ")")
+    Path connector;
+
     @Option(names = {"-v", "--verbose"}, description = "also the stand's progress (INFO logs) on stderr; else warnings and "
             + "errors only (default: ${DEFAULT-VALUE})")
     boolean verbose;
@@ -170,6 +178,18 @@ public final class StandUp implements Callable<Integer> {
                     + "(e.g. 127.0.0.1, 0.0.0.0)");
         }
         System.setProperty(HostPorts.LISTEN_PROPERTY, listen);
+        if (connector != null) {
+            System.setProperty(ConnectorUnderTest.PROPERTY, connector.toString());
+            try {
+                String notAskable = ConnectorUnderTest.configured().notAskable();
+                if (notAskable != null) {   // a person may still look at what it writes; the claims would be NOT_RUN
+                    System.err.println("seams stand up: warning: " + notAskable);
+                }
+            } catch (IllegalArgumentException e) {
+                System.clearProperty(ConnectorUnderTest.PROPERTY);
+                throw new ParameterException(spec.commandLine(), "--connector " + e.getMessage());
+            }
+        }
         if (kafkaSasl) {
             System.setProperty(SaslListener.PROPERTY, "true");
         }
@@ -294,6 +314,10 @@ public final class StandUp implements Callable<Integer> {
         stand.kafka().sasl().ifPresent(sasl -> out.printf("  Kafka SASL   %s  SASL_PLAINTEXT, PLAIN, user %s, password %s%n",
                 stand.kafka().saslBootstrapServers(), sasl.user(), sasl.password()));
         out.printf("  Connect      %s  connector %s%n", stand.connect().getTarget(), RunNames.CONNECTOR);
+        ConnectorUnderTest.Registered registered = stand.connector();
+        ConnectorUnderTest connector = ConnectorUnderTest.configured();
+        out.printf("  Connector    %s (%s), the stand's changes: %s%n", connector.name(), connector.file(),
+                String.join("; ", registered.lines()));
         out.printf("  ClickHouse   %s  database %s, user %s, password %s (customer_totals)%n", ch.endpoint(), ch.database(),
                 ch.user(), ch.password());
         out.printf("  ds-streams and the sink (group %s) run in containers; their logs: target/stand-logs/%n",

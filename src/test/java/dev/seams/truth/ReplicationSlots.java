@@ -91,9 +91,13 @@ public final class ReplicationSlots {
      *
      * @param pid      its process id
      * @param unsentWal bytes of WAL the server wrote that it has not sent yet ({@code pg_wal_lsn_diff(pg_current_wal_lsn(),
-     *                 sent_lsn)} of {@code pg_stat_replication}); -1 if not known
+     *                 sent_lsn)} of {@code pg_stat_replication}); -1 if not known. Sent means handed to the socket: what the
+     *                 kernel's buffers hold counts as sent, whether or not the client ever gets it
+     * @param unreceivedWal bytes of WAL the server wrote that the client has not reported receiving ({@code
+     *                 pg_wal_lsn_diff(pg_current_wal_lsn(), write_lsn)}: its last standby status update, every 10 s at
+     *                 Debezium's default {@code status.update.interval.ms}, or on the server's keepalive); -1 if not known
      */
-    public record Walsender(int pid, long unsentWal) {
+    public record Walsender(int pid, long unsentWal, long unreceivedWal) {
     }
 
     /**
@@ -102,10 +106,11 @@ public final class ReplicationSlots {
      * @throws IllegalStateException if PostgreSQL cannot be read
      */
     public Optional<Walsender> walsender(String slot) {
-        return first("SELECT s.active_pid, coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), r.sent_lsn), -1)::bigint "
+        return first("SELECT s.active_pid, coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), r.sent_lsn), -1)::bigint, "
+                + "coalesce(pg_wal_lsn_diff(pg_current_wal_lsn(), r.write_lsn), -1)::bigint "
                 + "FROM pg_replication_slots s LEFT JOIN pg_stat_replication r ON r.pid = s.active_pid "
                 + "WHERE s.slot_name = ? AND s.active_pid IS NOT NULL", slot, "pg_stat_replication",
-                rs -> new Walsender(rs.getInt(1), rs.getLong(2)));
+                rs -> new Walsender(rs.getInt(1), rs.getLong(2), rs.getLong(3)));
     }
 
     /**
