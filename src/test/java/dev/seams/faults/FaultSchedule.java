@@ -97,6 +97,7 @@ public final class FaultSchedule {
     private final double[] points;
     private Duration timeout = Duration.ofMinutes(5);
     private Duration pollInterval = Duration.ofMillis(20);
+    private java.util.function.BooleanSupplier ended = () -> false;
 
     private FaultSchedule(DoubleSupplier progress, double[] points) {
         this.progress = progress;
@@ -131,6 +132,17 @@ public final class FaultSchedule {
     }
 
     /**
+     * @param loadEnded true once the load can move no further (e.g. the process that drives it ended): {@link #run} then
+     *                  stops waiting and returns the points reached so far, so that the claim's checks say what differs
+     *                  at once, rather than a wait running out (docs/gate.md: a regression fails fast, by a check)
+     * @return this
+     */
+    public FaultSchedule endedWhen(java.util.function.BooleanSupplier loadEnded) {
+        this.ended = loadEnded;
+        return this;
+    }
+
+    /**
      * @param interval how often {@link #run} reads the progress while it waits (default 20 ms)
      * @return this
      */
@@ -142,7 +154,7 @@ public final class FaultSchedule {
     /**
      * For each point: waits until the progress reaches it, reads it once more and injects.
      *
-     * @return one shot per point, in order
+     * @return one shot per point, in order; fewer when the load ended before a point ({@link #endedWhen})
      * @throws org.awaitility.core.ConditionTimeoutException if the load does not reach a point in time
      * @throws IllegalStateException                         if an injection threw
      */
@@ -166,7 +178,10 @@ public final class FaultSchedule {
         for (double target : points) {
             if (wait) {
                 await("progress reaches " + percent(target)).atMost(timeout).pollInterval(pollInterval)
-                        .until(() -> progress.getAsDouble() >= target);
+                        .until(() -> progress.getAsDouble() >= target || ended.getAsBoolean());
+                if (progress.getAsDouble() < target) {   // the load ended short of the point: no more shots
+                    break;
+                }
             }
             double at = progress.getAsDouble();
             T result;

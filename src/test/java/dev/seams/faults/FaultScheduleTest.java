@@ -40,6 +40,19 @@ class FaultScheduleTest {
     }
 
     @Test
+    void aLoadThatEndedShortOfAPointEndsTheScheduleAtOnceWithTheShotsSoFar() {
+        AtomicInteger done = new AtomicInteger(2);
+        long t0 = System.nanoTime();
+        List<FaultSchedule.Shot<String>> shots = FaultSchedule.atProgress(() -> done.get() / 10.0, 0.2, 0.6)
+                .within(java.time.Duration.ofMinutes(2)).endedWhen(() -> done.get() >= 4).run(target -> {
+                    done.set(4);   // the load's driver ends at 40 %
+                    return "at " + target;
+                });
+        assertThat(shots).extracting(FaultSchedule.Shot::result).containsExactly("at 0.2");
+        assertThat((System.nanoTime() - t0) / 1e9).as("no wait for 60 % to run out").isLessThan(30);
+    }
+
+    @Test
     void aShotMoreThanFivePointsFromItsTargetIsOffItsPoint() {
         assertThat(new FaultSchedule.Shot<>(1, 0.5, 0.55, "edge").offPoint()).as("5 points past").isNull();
         assertThat(new FaultSchedule.Shot<>(1, 0.5, 0.45, "edge").onPoint()).as("5 points before").isTrue();
