@@ -87,20 +87,32 @@ public record ConnectorUnderTest(String name, Path file, Map<String, String> set
         }
     }
 
+    /** The configuration last read, by the property's value it was read for: the file is read once per run. */
+    private static volatile Map.Entry<String, ConnectorUnderTest> read;
+
     /**
-     * @return the configuration of this run: {@code -D}{@value #PROPERTY}'s file, or the shipped one
+     * @return the configuration of this run: {@code -D}{@value #PROPERTY}'s file, or the shipped one (read once per
+     *     value of the property)
      * @throws IllegalArgumentException if the file given cannot be read as a connector configuration (the message names it)
      */
     public static ConnectorUnderTest configured() {
-        String file = System.getProperty(PROPERTY, "");
-        if (file.isBlank() || file.startsWith("${")) {
-            return shipped();
+        String file = propertyFile();
+        Map.Entry<String, ConnectorUnderTest> last = read;
+        if (last != null && last.getKey().equals(file)) {
+            return last.getValue();
         }
-        Path path = Path.of(file);
-        if (!Files.isRegularFile(path)) {
-            throw new IllegalArgumentException("-D" + PROPERTY + "=" + file + ": no such file");
+        ConnectorUnderTest connector;
+        if (file.isEmpty()) {
+            connector = shipped();
+        } else {
+            Path path = Path.of(file);
+            if (!Files.isRegularFile(path)) {
+                throw new IllegalArgumentException("-D" + PROPERTY + "=" + file + ": no such file");
+            }
+            connector = new ConnectorUnderTest(configuredName(), path, ConnectorSettings.load(path));
         }
-        return new ConnectorUnderTest(configuredName(), path, ConnectorSettings.load(path));
+        read = Map.entry(file, connector);
+        return connector;
     }
 
     /**
@@ -108,23 +120,24 @@ public record ConnectorUnderTest(String name, Path file, Map<String, String> set
      *     extension, every character but {@code [a-z0-9.-]} a dash ({@code reports/connectors/<name>/})
      */
     public static String configuredName() {
-        String file = System.getProperty(PROPERTY, "");
-        if (file.isBlank() || file.startsWith("${")) {
+        String file = propertyFile();
+        if (file.isEmpty()) {
             return SHIPPED;
         }
         String base = Path.of(file).getFileName().toString().replaceFirst("\\.[^.]*$", "");
         return base.toLowerCase(java.util.Locale.ROOT).replaceAll("[^a-z0-9.-]", "-");
     }
 
+    /** @return {@code -D}{@value #PROPERTY}'s value, or empty when unset (blank, or Maven's unresolved {@code ${...}}) */
+    private static String propertyFile() {
+        String file = System.getProperty(PROPERTY, "");
+        return file.isBlank() || file.startsWith("${") ? "" : file;
+    }
+
     /** @return the shipped configuration ({@value #SHIPPED_FILE}) */
     public static ConnectorUnderTest shipped() {
         Path file = dev.seams.project.Project.root().resolve(SHIPPED_FILE);
         return new ConnectorUnderTest(SHIPPED, file, ConnectorSettings.load(file));
-    }
-
-    /** @return whether this is the shipped configuration */
-    public boolean isShipped() {
-        return SHIPPED.equals(name);
     }
 
     /**

@@ -48,6 +48,8 @@ public final class MutantRun {
     private static final String MUTATION_TIER = "src/test/(java|resources)/dev/seams/mutants(/.*)?";
     /** The copies' bound on a settle (fixture/Pipeline): a pipeline the mutant made settle wrong fails after it. */
     private static final int SETTLE_SECONDS = 120;
+    /** The copies' Maven and unit-test JVMs: the client compiler starts short-lived JVMs faster (docs/mutants.md step 1). */
+    private static final String CLIENT_JVM = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC";
     /** The copies' bound on a settle that stopped moving (fixture/Pipeline: nothing left to consume, PG still differs). */
     private static final int STUCK_SECONDS = 20;
 
@@ -295,7 +297,7 @@ public final class MutantRun {
                 // a class newer than its source is up to date (takeClasses); a patched source is compiled with the rest
                 "-Dmaven.compiler.useIncrementalCompilation=false",
                 // the unit tests' short-lived JVMs start faster on the client compiler; the claims' JVMs are left as they are
-                "-Dseams.unit.argLine=-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"));
+                "-Dseams.unit.argLine=" + CLIENT_JVM));
         if (tier.equals("faults")) {
             args.add("-Pfaults");
         }
@@ -306,7 +308,7 @@ public final class MutantRun {
         LOG.info("{}: build {} ({}), log {}", id, n, selector == null ? "its whole tier" : selector, log);
         long t0 = System.nanoTime();
         Command c = Command.run(tree, args, log, settings.buildTimeout(),
-                Map.of("MAVEN_OPTS", (System.getenv().getOrDefault("MAVEN_OPTS", "") + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC").trim()));
+                Map.of("MAVEN_OPTS", (System.getenv().getOrDefault("MAVEN_OPTS", "") + " " + CLIENT_JVM).trim()));
         StandLeftovers.remove();
         Path report = tree.resolve(selector == null ? "reports/guarantees.json" : "target/partial-report/guarantees.json");
         Map<String, Object> json = ReportWriter.read(report);
@@ -333,21 +335,31 @@ public final class MutantRun {
             return;
         }
         for (String dir : List.of("target/classes", "target/test-classes")) {
-            Path from = control.resolve(dir);
-            if (!Files.isDirectory(from)) {
+            if (!Files.isDirectory(control.resolve(dir))) {
                 return;
             }
-            try (Stream<Path> walk = Files.walk(from)) {
-                for (Path p : walk.toList()) {
-                    Path target = tree.resolve(dir).resolve(from.relativize(p).toString());
-                    if (Files.isDirectory(p)) {
-                        Files.createDirectories(target);
-                    } else {
-                        Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
-                    }
-                }
+            try {
+                copyTree(control, tree, dir, p -> true);
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot copy " + from + " to " + tree, e);
+                throw new UncheckedIOException("cannot copy " + control.resolve(dir) + " to " + tree, e);
+            }
+        }
+    }
+
+    /**
+     * Copies {@code from/top} to {@code to/top}, each file with its times, the paths {@code keep} refuses left out.
+     *
+     * @param keep takes a path relative to {@code from}
+     */
+    private static void copyTree(Path from, Path to, String top, java.util.function.Predicate<String> keep) throws IOException {
+        try (Stream<Path> walk = Files.walk(from.resolve(top))) {
+            for (Path p : walk.filter(p -> keep.test(from.relativize(p).toString())).toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES, StandardCopyOption.REPLACE_EXISTING);
+                }
             }
         }
     }
@@ -362,18 +374,7 @@ public final class MutantRun {
             Files.createDirectories(to);
             Files.copy(root.resolve("pom.xml"), to.resolve("pom.xml"), StandardCopyOption.COPY_ATTRIBUTES);
             for (String top : List.of("src", "containers", "docs")) {
-                Path from = root.resolve(top);
-                try (Stream<Path> walk = Files.walk(from)) {
-                    for (Path p : walk.filter(p -> !from.relativize(p).toString().matches("(.*/)?target(/.*)?"))
-                            .filter(p -> !root.relativize(p).toString().matches(MUTATION_TIER)).toList()) {
-                        Path target = to.resolve(root.relativize(p).toString());
-                        if (Files.isDirectory(p)) {
-                            Files.createDirectories(target);
-                        } else {
-                            Files.copy(p, target, StandardCopyOption.COPY_ATTRIBUTES);
-                        }
-                    }
-                }
+                copyTree(root, to, top, p -> !p.matches("(.*/)?target(/.*)?") && !p.matches(MUTATION_TIER));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot copy the tree to " + to, e);
